@@ -1,0 +1,53 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+import { readFileSync } from 'node:fs';
+
+interface SiteFacts {
+  title: string;
+  organization: string;
+  titleDelimiter: string;
+  codeHostingUrl: string;
+  announcement: { id: string };
+}
+
+/** The same facts file the site's config reads (site/site.facts.json). */
+const site = JSON.parse(readFileSync(new URL('../site/site.facts.json', import.meta.url), 'utf8')) as SiteFacts;
+
+export { expect };
+
+/** "Page | Norigin Developer Docs": the spec's title rule. */
+export function fullTitle(pageTitle: string): string {
+  return `${pageTitle} ${site.titleDelimiter} ${site.title}`;
+}
+
+/** Waits until React has hydrated the server-rendered page, as Docusaurus's own tests do. */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached();
+}
+
+interface Fixtures {
+  /** Console errors a test expects (a deliberate crash, a blocked chunk); any other fails it. */
+  allowedConsoleErrors: RegExp | null;
+}
+
+export const test = base.extend<Fixtures>({
+  allowedConsoleErrors: [null, { option: true }],
+  page: async ({ page, allowedConsoleErrors }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      // A 404 page answers with status 404 by design; Chromium logs that as an error.
+      if (text.includes('status of 404')) return;
+      if (allowedConsoleErrors?.test(text)) return;
+      errors.push(text);
+    });
+    page.on('pageerror', (error) => {
+      if (!allowedConsoleErrors?.test(error.message)) errors.push(error.message);
+    });
+    await use(page);
+    expect(errors, 'unexpected console errors').toEqual([]);
+  },
+});
+
+export { site };

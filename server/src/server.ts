@@ -1,0 +1,30 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(`Cannot start the portal: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+const app = await buildApp({ siteDir: config.siteDir, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+
+// Finish in-flight requests, then exit; a second signal exits at once.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    app.log.info({ signal }, 'shutting down');
+    process.once(signal, () => process.exit(1));
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
+
+await app.listen({ host: config.host, port: config.port });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const shownHost = ['127.0.0.1', '0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+console.log(`\n  The portal is running at http://${shownHost}:${port}/  (Ctrl-C stops it)\n`);

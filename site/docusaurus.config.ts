@@ -1,0 +1,143 @@
+import type { Config } from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import { themes as prismThemes } from 'prism-react-renderer';
+
+// The site facts (spec §1) live in one file that the browser tests read too.
+import site from './site.facts.json';
+import announcementBarReset from './src/plugins/announcement-bar-reset';
+
+// Read once: the canonical origin only feeds absolute URLs (sitemap, canonical links,
+// Open Graph); the gate server decides where the portal is actually served.
+const siteUrl = process.env.SITE_URL ?? 'http://localhost:3000';
+
+const config: Config = {
+  title: site.title,
+  tagline: site.tagline,
+  favicon: 'img/favicon.svg',
+  url: siteUrl,
+  baseUrl: '/',
+  titleDelimiter: site.titleDelimiter,
+  // The spec allows indexing; robots.txt and the sitemap say which pages are open.
+  noIndex: false,
+  organizationName: site.organization,
+  projectName: 'developer-docs',
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'warn',
+  onDuplicateRoutes: 'warn',
+
+  future: {
+    // Every v4 flag except storage namespacing: the spec fixes the storage keys (`theme`,
+    // `docusaurus.announcement.dismiss`, `docusaurus.tab.*`, `docs-preferred-version-*`).
+    v4: {
+      removeLegacyPostBuildHeadAttribute: true,
+      useCssCascadeLayers: true,
+      siteStorageNamespacing: false,
+      fasterByDefault: true,
+      mdx1CompatDisabledByDefault: true,
+    },
+    // Rspack, SWC, Lightning CSS and SSG worker threads: the build budget depends on it.
+    faster: true,
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+    localeConfigs: { en: { label: 'English', direction: 'ltr', htmlLang: 'en' } },
+  },
+
+  markdown: {
+    // .md is CommonMark, .mdx is MDX: package docs may use `{` and `<` freely.
+    format: 'detect',
+    hooks: { onBrokenMarkdownLinks: 'warn' },
+  },
+
+  plugins: [() => announcementBarReset(site.announcement.id)],
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          routeBasePath: 'docs',
+          sidebarPath: './sidebars.ts',
+        },
+        blog: {
+          showReadingTime: true,
+          tags: 'tags.yml',
+          onInlineTags: 'throw',
+          onInlineAuthors: 'throw',
+          onUntruncatedBlogPosts: 'throw',
+          feedOptions: { type: ['rss', 'atom'], xslt: true },
+        },
+        theme: { customCss: './src/css/custom.css' },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themeConfig: {
+    colorMode: {
+      defaultMode: 'light',
+      disableSwitch: false,
+      respectPrefersColorScheme: false,
+    },
+    announcementBar: {
+      // Changing the id shows the bar again to readers who dismissed an older one.
+      id: site.announcement.id,
+      content: site.announcement.html,
+      isCloseable: true,
+    },
+    docs: {
+      sidebar: { hideable: false, autoCollapseCategories: false },
+    },
+    navbar: {
+      title: site.title,
+      hideOnScroll: false,
+      logo: { alt: `${site.organization} logo`, src: 'img/logo.svg', width: 32, height: 32 },
+      items: [
+        { type: 'docSidebar', sidebarId: 'tutorialSidebar', position: 'left', label: 'Documentation' },
+        { to: '/blog', label: 'Blog', position: 'left' },
+        { href: site.codeHostingUrl, label: 'GitHub', position: 'right' },
+        { type: 'localeDropdown', position: 'right' },
+        // Login / Logout: the portal's own item, registered in src/theme/NavbarItem/ComponentTypes.tsx.
+        { type: 'custom-authItem', position: 'right' },
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Docs',
+          items: [
+            { label: 'Documentation', to: '/docs/' },
+            { label: 'Reference App', to: '/docs/layout-engine/' },
+          ],
+        },
+        {
+          title: 'Community',
+          items: [
+            { label: 'GitHub Discussions', href: `${site.codeHostingUrl}/norigin-spatial-navigation/discussions` },
+            { label: 'LinkedIn', href: 'https://www.linkedin.com/company/norigin-media' },
+            { label: 'Stack Overflow', href: 'https://stackoverflow.com/questions/tagged/norigin-spatial-navigation' },
+          ],
+        },
+        {
+          title: 'More',
+          items: [
+            { label: 'Blog', to: '/blog' },
+            { label: 'GitHub', href: site.codeHostingUrl },
+          ],
+        },
+      ],
+      copyright: `Copyright © ${site.copyrightYear} ${site.organization}. Built with Docusaurus.`,
+    },
+    tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 5 },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'diff', 'groovy', 'json', 'yaml'],
+    },
+  } satisfies Preset.ThemeConfig,
+};
+
+export default config;

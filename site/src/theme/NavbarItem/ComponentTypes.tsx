@@ -1,0 +1,9 @@
+// Registers the portal's own navbar item types next to the built-in ones, the way
+// Docusaurus's website adds its `custom-*` items.
+import ComponentTypes from '@theme-original/NavbarItem/ComponentTypes';
+import NavbarAuthItem from '@site/src/components/NavbarAuthItem';
+
+export default {
+  ...ComponentTypes,
+  'custom-authItem': NavbarAuthItem,
+};
