@@ -177,6 +177,17 @@ test.describe('mobile layout', () => {
     await expect(page.getByRole('button', { name: 'Toggle navigation bar' })).toBeHidden();
   });
 
+  test('an open mobile menu is closed when the window grows to desktop width', async ({ page }) => {
+    await page.setViewportSize({ width: 600, height: 800 });
+    await page.goto('/docs/layout-engine/');
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await expect(page.locator('.navbar-sidebar--show')).toHaveCount(1);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.locator('.navbar-sidebar--show')).toHaveCount(0);
+    await expect(page.locator('.theme-doc-sidebar-container')).toBeVisible();
+  });
+
   test('the mobile menu closes on back navigation', async ({ page }) => {
     await page.setViewportSize({ width: 400, height: 800 });
     await page.goto('/docs/');

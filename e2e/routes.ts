@@ -49,7 +49,11 @@ export const specRoutes: { path: string; title: string }[] = [
   { path: '/docs/player-manager-mono-custom-test/', title: 'player-manager-mono (custom test)' },
 ];
 
-/** The seven ui-toolkit-mono packages and twenty-three player-manager-mono packages of the spec. */
+/**
+ * The seven ui-toolkit-mono packages and twenty-three player-manager-mono packages of the spec.
+ * Written out from the spec rather than imported from sidebars.ts, so a package dropped from
+ * the site fails the tests instead of silently leaving both lists.
+ */
 export const uiToolkitPackages = [
   'hooks',
   'reference-implementations-react',

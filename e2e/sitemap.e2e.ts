@@ -49,7 +49,9 @@ test('every page in the sitemap renders with a "Page | Site" title and a heading
   test.setTimeout(10 * 60_000);
   const paths = await sitemapPaths(baseURL ?? '');
   // "Something | Norigin Developer Docs": a page title, the delimiter, the site title.
-  const suffix = fullTitle('').trimStart().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const suffix = fullTitle('')
+    .trimStart()
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const titled = new RegExp(`^\\S.* ${suffix}$`);
   for (const path of paths) {
     const response = await page.goto(path, { waitUntil: 'domcontentloaded' });
