@@ -120,6 +120,21 @@ test.describe('colour mode', () => {
   });
 });
 
+test('code blocks use a light highlighter theme and a dark one', async ({ page }) => {
+  await page.goto('/docs/');
+  await hydrated(page);
+  const code = page.locator('article pre').first();
+  const background = () => code.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const light = await background();
+  await page.getByRole('button', { name: /Switch between dark and light mode/ }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(background).not.toBe(light);
+  // github (light) and dracula (dark): a pale and a deep background.
+  const channels = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).map(Number);
+  expect(Math.min(...channels(light))).toBeGreaterThan(200);
+  expect(Math.max(...channels(await background()))).toBeLessThan(80);
+});
+
 test.describe('announcement bar', () => {
   test('stays closed after reload once dismissed', async ({ page }) => {
     await page.goto('/');
