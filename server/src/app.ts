@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 
@@ -11,15 +10,14 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-async function send(reply: FastifyReply, file: SiteFile, status: number): Promise<FastifyReply> {
-  const { size } = await stat(file.path);
-  reply
+function send(reply: FastifyReply, file: SiteFile, status: number): FastifyReply {
+  return reply
     .code(status)
     .header('content-type', file.contentType)
-    .header('content-length', size)
+    .header('content-length', file.size)
     .header('x-content-type-options', 'nosniff')
-    .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  return reply.send(createReadStream(file.path));
+    .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+    .send(createReadStream(file.path));
 }
 
 /**

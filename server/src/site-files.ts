@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 import { routeKey } from './route-key.js';
@@ -10,6 +10,8 @@ export interface SiteFile {
   /** The URL path the build gave it (`/docs/layout-engine/` or `/assets/js/main.1a2b.js`). */
   url: string;
   contentType: string;
+  /** Bytes on disk, read once: the build does not change while the server runs. */
+  size: number;
   /** Content-hashed assets never change under the same name and may be cached forever. */
   immutable: boolean;
 }
@@ -64,17 +66,14 @@ export async function indexSiteFiles(buildDir: string): Promise<SiteFiles> {
       path,
       url: pageUrl ?? url,
       contentType: contentTypeOf(path),
+      size: (await stat(path)).size,
       immutable: url.startsWith('/assets/'),
     };
-    for (const candidate of pageUrl === undefined ? [url] : [pageUrl]) {
-      const key = routeKey(encodeURI(candidate));
-      if (key === null) throw new Error(`The build has a file whose path cannot be served: ${url}`);
-      const existing = byKey.get(key);
-      if (existing && existing.path !== path) {
-        throw new Error(`Two build files answer the same path ${key}: ${existing.url} and ${file.url}`);
-      }
-      byKey.set(key, file);
-    }
+    const key = routeKey(encodeURI(file.url));
+    if (key === null) throw new Error(`The build has a file whose path cannot be served: ${url}`);
+    const existing = byKey.get(key);
+    if (existing) throw new Error(`Two build files answer the same path ${key}: ${existing.url} and ${file.url}`);
+    byKey.set(key, file);
   }
   const notFound = byKey.get('/404.html');
   if (!notFound) throw new Error(`${buildDir} is not a Docusaurus build: it has no 404.html`);
