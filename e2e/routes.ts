@@ -2,7 +2,7 @@
  * The routes the specification names (§2), with the page title each one shows before the
  * delimiter. Every other documented page is found through the sitemap.
  */
-export const specRoutes: { path: string; title: string }[] = [
+const namedRoutes: { path: string; title: string }[] = [
   { path: '/', title: 'Home' },
   { path: '/login', title: 'Sign in' },
   { path: '/markdown-page', title: 'Portal conventions' },
@@ -90,11 +90,11 @@ export const playerPackages = [
   'tracking-manager',
 ];
 
-for (const name of uiToolkitPackages) {
-  specRoutes.push({ path: `/docs/ui-toolkit-mono/packages/${name}/`, title: name });
-}
-for (const name of playerPackages) {
-  if (!specRoutes.some((route) => route.title === name)) {
-    specRoutes.push({ path: `/docs/player-manager-mono/packages/${name}/`, title: name });
-  }
-}
+/** The named routes, then every package landing page that is not among them. */
+export const specRoutes = [
+  ...namedRoutes,
+  ...uiToolkitPackages.map((name) => ({ path: `/docs/ui-toolkit-mono/packages/${name}/`, title: name })),
+  ...playerPackages
+    .map((name) => ({ path: `/docs/player-manager-mono/packages/${name}/`, title: name }))
+    .filter((route) => !namedRoutes.some((named) => named.path === route.path)),
+];

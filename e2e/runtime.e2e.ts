@@ -70,3 +70,20 @@ test.describe('a route whose code fails to load', () => {
     await page.unroute('**/assets/js/**');
   });
 });
+
+test.describe('a site whose code and styles cannot load', () => {
+  // Docusaurus puts the banner's script on the home page only.
+  test.use({ allowedConsoleErrors: /net::ERR_FAILED/ });
+
+  test('shows the base-URL banner "Your Docusaurus site did not load properly."', async ({ page }) => {
+    await page.route('**/assets/**', (route) => route.abort('failed'));
+    await page.goto('/');
+    await expect(page.getByText('Your Docusaurus site did not load properly.')).toBeVisible();
+  });
+
+  test('does not show the banner when it loads', async ({ page }) => {
+    await page.goto('/');
+    await hydrated(page);
+    await expect(page.getByText('Your Docusaurus site did not load properly.')).toBeHidden();
+  });
+});
