@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/.docusaurus/',
       'e2e/test-results/',
       'e2e/playwright-report/',
+      'e2e/.canary/',
     ],
   },
   js.configs.recommended,

@@ -39,6 +39,8 @@ export const test = base.extend<Fixtures>({
       const text = message.text();
       // A 404 page answers with status 404 by design; Chromium logs that as an error.
       if (text.includes('status of 404')) return;
+      // So is the session check of a signed-out reader (GET /api/session answers 401).
+      if (text.includes('status of 401') && message.location().url.endsWith('/api/session')) return;
       if (allowedConsoleErrors?.test(text)) return;
       errors.push(text);
     });

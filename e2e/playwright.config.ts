@@ -7,36 +7,61 @@ import { freePort } from './free-port';
 
 assertChromiumInstalled();
 
-// Chosen once in the main process; the workers inherit it through the environment, so a
-// portal already running on 3000 and this suite never collide.
+// Chosen once in the main process; the workers inherit them through the environment, so
+// a portal already running on 3000/9099 and this suite never collide.
 process.env.E2E_PORT ??= String(freePort());
+process.env.E2E_EMULATOR_PORT ??= String(freePort());
+process.env.E2E_EMULATOR_HUB_PORT ??= String(freePort());
+process.env.E2E_EMULATOR_LOGGING_PORT ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
+export const readerState = fileURLToPath(new URL('./.auth/reader.json', import.meta.url));
+
+const browser = {
+  ...devices['Desktop Chrome'],
+  launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+};
+
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.e2e.ts',
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['./summary-reporter.ts']],
   timeout: 30_000,
-  use: {
-    baseURL,
-    ...devices['Desktop Chrome'],
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
-    trace: 'retain-on-failure',
-  },
+  // The real Firebase Auth Emulator, seeded with the demo readers, for the whole run.
+  globalSetup: './global-setup.ts',
+  use: { baseURL, trace: 'retain-on-failure' },
+  projects: [
+    // Signs the demo reader in once through the session API and keeps the cookie.
+    { name: 'sign-in', testMatch: 'reader.setup.ts', use: browser },
+    // The site as a signed-in reader sees it: every page of the spec.
+    {
+      name: 'reader',
+      testMatch: ['routes.e2e.ts', 'pages.e2e.ts', 'layout.e2e.ts', 'runtime.e2e.ts'],
+      dependencies: ['sign-in'],
+      use: { ...browser, storageState: readerState },
+    },
+    // Signing in and out, the gate as anonymous readers meet it, and leak checks.
+    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'canary.e2e.ts'], use: browser },
+  ],
   webServer: {
     command: 'node ../server/dist/server.js',
-    url: `${baseURL}/`,
+    url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
       SITE_DIR: fileURLToPath(new URL('../site/build', import.meta.url)),
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${process.env.E2E_EMULATOR_PORT}`,
+      SESSION_SECRET: 'e2e-only-secret-for-the-gate-server-cookies',
+      // Browser tests sign in many times from one address.
+      SESSION_RATE_LIMIT: '10000',
+      // Short, so a disabled reader is seen within the test; the default is 60 s.
+      SESSION_CACHE_TTL_SECONDS: '2',
       LOG_LEVEL: 'warn',
     },
   },

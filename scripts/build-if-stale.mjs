@@ -1,4 +1,6 @@
-// Builds the site only when its sources changed since the last build (or it has none).
+// Builds what `npm start` and the browser tests serve, skipping the site build when
+// nothing it is made from changed: the gate server (TypeScript, a few seconds), then the
+// Docusaurus site and the gate's manifest of public and private files.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,23 +13,31 @@ const siteDir = join(root, 'site');
 // Kept beside the build, not in it: everything in build/ is served.
 const stampFile = join(siteDir, '.docusaurus', 'portal-build.sha256');
 
+function run(args, what) {
+  const result = spawnSync(args[0], args.slice(1), { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${what} failed (exit code ${result.status}); see the messages above.`);
+}
+
+export function buildServer() {
+  run(['npm', 'run', 'build', '--workspace', 'server'], 'The server build');
+}
+
 export function buildSiteIfStale({ log = console.log } = {}) {
-  const hash = siteSourceHash(siteDir, join(root, 'package-lock.json'));
-  const built = existsSync(join(siteDir, 'build', '404.html'));
+  const hash = siteSourceHash(root);
+  const built = existsSync(join(siteDir, 'build', 'portal-manifest.json'));
   if (built && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) {
     log('Site build is up to date.');
     return;
   }
   log(built ? 'Site sources changed: rebuilding the site…' : 'No site build yet: building the site…');
-  const result = spawnSync('npm', ['run', 'build', '--workspace', 'site'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    throw new Error(`The site build failed (exit code ${result.status}); see the messages above.`);
-  }
+  run(['npm', 'run', 'build', '--workspace', 'site'], 'The site build');
+  run([process.execPath, 'server/dist/manifest/prepare.js', 'site/build', 'site/.docusaurus'], 'Preparing the site');
   writeFileSync(stampFile, hash);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
+    buildServer();
     buildSiteIfStale();
   } catch (error) {
     console.error(error.message);

@@ -2,16 +2,19 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the site build is made from: content, theme, configuration and the lockfile. */
+/** What the prepared site is made from: content, theme, configuration, the access policy, the gate's build step and the lockfile. */
 const sources = [
-  'docs',
-  'blog',
-  'src',
-  'static',
-  'docusaurus.config.ts',
-  'sidebars.ts',
-  'site.facts.json',
-  'package.json',
+  'site/docs',
+  'site/blog',
+  'site/src',
+  'site/static',
+  'site/docusaurus.config.ts',
+  'site/sidebars.ts',
+  'site/site.facts.json',
+  'site/package.json',
+  'packages/access',
+  'server/src/manifest',
+  'package-lock.json',
 ];
 
 function* walk(path) {
@@ -27,18 +30,18 @@ function* walk(path) {
     throw error;
   }
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name === 'node_modules') continue;
     yield* walk(join(path, entry.name));
   }
 }
 
 /** A digest of every file the build reads, so a stale build is noticed after any edit or checkout. */
-export function siteSourceHash(siteDir, lockfile) {
+export function siteSourceHash(root) {
   const hash = createHash('sha256');
   for (const source of sources) {
-    for (const file of walk(join(siteDir, source))) {
-      hash.update(relative(siteDir, file)).update('\0').update(readFileSync(file)).update('\0');
+    for (const file of walk(join(root, source))) {
+      hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
     }
   }
-  hash.update(readFileSync(lockfile));
   return hash.digest('hex');
 }

@@ -1,31 +1,84 @@
-// `npm start`: build what is missing or stale, then run the portal until Ctrl-C.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: build what is missing or stale, start the Firebase Auth Emulator with the
+// demo readers, start the gate server, and keep them running until Ctrl-C.
+//   PORT (3000)                the portal
+//   AUTH_EMULATOR_PORT (9099)  the Auth Emulator; its hub and logging ports follow (+1, +2)
+//   EMULATOR_HUB_PORT, EMULATOR_LOGGING_PORT  override those two
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { buildSiteIfStale } from './build-if-stale.mjs';
+import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
+import { assertPortFree, readSeed, seedReaders, startAuthEmulator } from './emulator.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-try {
-  buildSiteIfStale();
-} catch (error) {
-  console.error(error.message);
-  process.exit(1);
+function portSetting(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    console.error(`Cannot start the portal: ${name} must be a port number from 1 to 65535, got "${raw}"`);
+    process.exit(1);
+  }
+  return Number(raw);
 }
 
-const tsc = spawnSync('npm', ['run', 'build', '--workspace', 'server'], { cwd: root, stdio: 'inherit' });
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-
-const port = process.env.PORT ?? '3000';
+const port = portSetting('PORT', 3000);
+const emulatorPort = portSetting('AUTH_EMULATOR_PORT', 9099);
+const hubPort = portSetting('EMULATOR_HUB_PORT', emulatorPort + 1);
+const loggingPort = portSetting('EMULATOR_LOGGING_PORT', emulatorPort + 2);
 const host = process.env.HOST ?? '127.0.0.1';
-const server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, PORT: port, HOST: host, SITE_DIR: join(root, 'site', 'build') },
-});
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => server.kill('SIGTERM'));
+let emulator;
+let server;
+let stopping = false;
+async function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  await emulator?.stop();
+  process.exit(code);
 }
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stopAll(0));
+
+try {
+  buildServer();
+  buildSiteIfStale();
+  await assertPortFree(port, 'PORT');
+  console.log(`Starting the Firebase Auth Emulator on port ${emulatorPort}…`);
+  emulator = await startAuthEmulator({ port: emulatorPort, hubPort, loggingPort });
+  await seedReaders(emulator.host, emulator.projectId);
+} catch (error) {
+  console.error(`Cannot start the portal: ${error.message}`);
+  await stopAll(1);
+}
+
+server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: host,
+    SITE_DIR: join(root, 'site', 'build'),
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  },
+});
+server.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  if (String(chunk).includes('The portal is running')) {
+    const reader = readSeed().find((r) => r.password && !r.disabled);
+    const github = readSeed().find((r) => r.github);
+    console.log(`  Demo sign-in:  ${reader.email}  /  ${reader.password}`);
+    if (github)
+      console.log(`  GitHub demo:   "Sign in with GitHub", then pick ${github.email} in the emulator's window`);
+    console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})\n`);
+  }
+});
+server.on('exit', (code) => {
+  if (!stopping) void stopAll(code ?? 1);
+});

@@ -1,6 +1,7 @@
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import { themes as prismThemes } from 'prism-react-renderer';
+import { isPublicRoute } from '@portal/access';
 
 // The site facts (spec §1) live in one file that the browser tests read too.
 import site from './site.facts.json';
@@ -54,6 +55,10 @@ const config: Config = {
 
   plugins: [() => announcementBarReset(site.announcement.id)],
 
+  // Keeps a signed-out reader's in-app navigation away from private pages (the gate server
+  // enforces the same policy on every request).
+  clientModules: ['./src/clientModules/route-guard.ts', './src/clientModules/prefetch-gate.ts'],
+
   presets: [
     [
       'classic',
@@ -71,6 +76,11 @@ const config: Config = {
           feedOptions: { type: ['rss', 'atom'], xslt: true },
         },
         theme: { customCss: './src/css/custom.css' },
+        sitemap: {
+          // Anonymous crawlers can read only the public pages, so the sitemap lists only those.
+          createSitemapItems: async ({ defaultCreateSitemapItems, ...rest }) =>
+            (await defaultCreateSitemapItems(rest)).filter((item) => isPublicRoute(new URL(item.url).pathname)),
+        },
       } satisfies Preset.Options,
     ],
   ],

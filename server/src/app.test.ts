@@ -1,60 +1,421 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildApp } from './app.js';
-import { makeTestSite, miniSite } from './test-site.js';
+import { SESSION_COOKIE } from './app.js';
+import { ORIGIN, signInCookie, testApp } from './test/harness.js';
+import type { EmulatorReaders } from './test/readers.js';
+import { makeTestSite, PRIVATE_CANARY } from './test/test-site.js';
 
-describe('the portal server', () => {
+const PRIVATE_PAGE = '/docs/layout-engine/';
+const PRIVATE_ASSET = '/assets/js/1a2b3c4d.5e6f7a8b.js';
+
+describe('the gate server', () => {
   let app: FastifyInstance;
+  let readers: EmulatorReaders;
+  let siteDir: string;
 
   beforeAll(async () => {
-    app = await buildApp({ siteDir: await makeTestSite(miniSite) });
+    siteDir = await makeTestSite();
+    ({ app, readers } = await testApp(siteDir));
   });
   afterAll(() => app.close());
 
-  it('serves a page under another case and without its trailing slash', async () => {
-    const response = await app.inject({ url: '/DOCS/Layout-Engine' });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.body).toBe('<h1>Layout Engine</h1>');
+  const signedIn = async (): Promise<{ cookie: string; uid: string }> => {
+    const reader = await readers.create();
+    const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+    return { cookie, uid: reader.uid };
+  };
+
+  describe('anonymous readers', () => {
+    it.each(['/', '/login', '/docs/', '/DOCS', '/docs/norigin-spatial-navigation', '/img/logo.svg', '/robots.txt'])(
+      'get the public file %s',
+      async (url) => {
+        const response = await app.inject({ url });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['cache-control']).not.toContain('private');
+      },
+    );
+
+    it('are sent to the login page for a private page, with the page in next', async () => {
+      const response = await app.inject({ url: '/DOCS/Layout-Engine?tab=tizen' });
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe('/login?next=%2FDOCS%2FLayout-Engine%3Ftab%3Dtizen');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.vary).toContain('Cookie');
+      expect(response.body).toBe('');
+    });
+
+    it('get an empty 401 for private files that are not pages', async () => {
+      for (const url of [PRIVATE_ASSET, '/blog/rss.xml']) {
+        const response = await app.inject({ url });
+        expect(response.statusCode, url).toBe(401);
+        expect(response.body, url).toBe('');
+      }
+    });
+
+    it('get the not-found page with 404 for unknown paths, public or private-looking', async () => {
+      for (const url of ['/docs/no-such-page', '/docs/Norigin-Spatial-Navigation-internal', '/nope.js']) {
+        const response = await app.inject({ url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body).toContain('<h1>Page Not Found</h1>');
+      }
+    });
+
+    it('never see private bytes through HEAD, Range or conditional requests', async () => {
+      const etag = (await app.inject({ url: PRIVATE_ASSET, cookies: {} })).headers.etag;
+      for (const headers of [
+        { range: 'bytes=0-10' },
+        { 'if-none-match': '*' },
+        { 'if-none-match': String(etag) },
+        { 'if-modified-since': new Date(0).toUTCString() },
+        { 'if-range': 'x', range: 'bytes=0-' },
+      ]) {
+        const response = await app.inject({ url: PRIVATE_ASSET, headers });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+        expect(response.body).toBe('');
+        expect(response.headers.etag).toBeUndefined();
+      }
+      const head = await app.inject({ method: 'HEAD', url: PRIVATE_PAGE });
+      expect(head.statusCode).toBe(302);
+      expect(head.headers['content-length'] ?? '0').toBe('0');
+    });
+
+    it('cannot climb out of the open section', async () => {
+      for (const url of [
+        '/docs/Norigin-Spatial-Navigation/../layout-engine/',
+        '/docs/Norigin-Spatial-Navigation/%2e%2e/layout-engine/',
+        '/docs/Norigin-Spatial-Navigation%2f..%2flayout-engine',
+        '/docs/norigin-spatial-navigation/..%5clayout-engine',
+      ]) {
+        const response = await app.inject({ url });
+        expect(response.body, url).not.toContain(PRIVATE_CANARY);
+        expect([302, 400, 404], url).toContain(response.statusCode);
+      }
+    });
   });
 
-  it('ignores the query string', async () => {
-    const response = await app.inject({ url: '/docs/?ref=newsletter' });
-    expect(response.body).toBe('<h1>Getting Started</h1>');
+  describe('signed-in readers', () => {
+    it('read private pages and files, marked private and uncacheable by shared caches', async () => {
+      const { cookie } = await signedIn();
+      const response = await app.inject({ url: '/docs/Layout-Engine', headers: { cookie } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(PRIVATE_CANARY);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
+      const asset = await app.inject({ url: PRIVATE_ASSET, headers: { cookie } });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    });
+
+    it('see their e-mail at GET /api/session; anonymous readers get 401', async () => {
+      const reader = await readers.create();
+      const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+      const me = await app.inject({ url: '/api/session', headers: { cookie } });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toEqual({ email: reader.email });
+      expect((await app.inject({ url: '/api/session' })).statusCode).toBe(401);
+    });
+
+    it('get a session cookie that is HttpOnly, SameSite=Lax, 5 days, not Secure on localhost', async () => {
+      const reader = await readers.create();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN },
+        payload: { idToken: await readers.signIn(reader.email, reader.password) },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ email: reader.email });
+      const setCookie = String(response.headers['set-cookie']);
+      expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
+      expect(setCookie).toContain('HttpOnly');
+      expect(setCookie).toContain('SameSite=Lax');
+      expect(setCookie).toContain('Max-Age=432000');
+      expect(setCookie).toContain('Path=/');
+      expect(setCookie).not.toContain('Secure');
+    });
+
+    it('get a Secure cookie off localhost', async () => {
+      const reader = await readers.create();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: 'http://docs.example.com', host: 'docs.example.com' },
+        payload: { idToken: await readers.signIn(reader.email, reader.password) },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(String(response.headers['set-cookie'])).toContain('Secure');
+    });
+
+    it('are signed out by logout: cookie cleared, the old cookie refused at once', async () => {
+      const { cookie } = await signedIn();
+      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      const logout = await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+      expect(logout.statusCode).toBe(204);
+      expect(String(logout.headers['set-cookie'])).toMatch(
+        new RegExp(`^${SESSION_COOKIE}=;.*Expires=Thu, 01 Jan 1970`),
+      );
+      const after = await app.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+      expect(after.statusCode).toBe(302);
+      expect(after.body).not.toContain(PRIVATE_CANARY);
+    });
+
+    it('have their refresh tokens revoked at logout, so other servers refuse the cookie too', async () => {
+      const reader = await readers.create();
+      const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // revocation works in whole seconds
+      await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+      const { app: other } = await testApp(siteDir);
+      try {
+        expect((await other.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(302);
+      } finally {
+        await other.close();
+      }
+    });
   });
 
-  it('answers an unknown path with the not-found page and status 404', async () => {
-    const response = await app.inject({ url: '/docs/no-such-page' });
-    expect(response.statusCode).toBe(404);
-    expect(response.body).toBe('<h1>Page Not Found</h1>');
+  describe('readers the identity service no longer vouches for are signed out', () => {
+    // A server without the verification cache, so each check asks the emulator.
+    let fresh: FastifyInstance;
+    beforeAll(async () => {
+      ({ app: fresh } = await testApp(siteDir, { SESSION_CACHE_TTL_SECONDS: '0' }));
+    });
+    afterAll(() => fresh.close());
+
+    it.each([
+      ['disabled', (r: EmulatorReaders, uid: string) => r.disable(uid)],
+      ['deleted', (r: EmulatorReaders, uid: string) => r.remove(uid)],
+      ['revoked', (r: EmulatorReaders, uid: string) => r.revoke(uid)],
+    ])('%s: the cookie is cleared and private pages redirect to login', async (_name, change) => {
+      const reader = await readers.create();
+      const cookie = await signInCookie(fresh, await readers.signIn(reader.email, reader.password));
+      expect((await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      await change(readers, reader.uid);
+      const response = await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+      expect(response.statusCode).toBe(302);
+      expect(String(response.headers['set-cookie'])).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+      expect((await fresh.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(401);
+    });
+
+    it('a reader disabled after signing in cannot start a session with that token', async () => {
+      const reader = await readers.create();
+      const idToken = await readers.signIn(reader.email, reader.password);
+      await readers.disable(reader.uid);
+      const response = await fresh.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN },
+        payload: { idToken },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'user-disabled' });
+      await expect(readers.signIn(reader.email, reader.password)).rejects.toThrow(/USER_DISABLED/);
+    });
+
+    it('the verification cache keeps a verified cookie at most its TTL', async () => {
+      const reader = await readers.create();
+      const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      await readers.disable(reader.uid);
+      // Within the TTL (60 s here) the cached verdict stands; the server with TTL 0 sees the change.
+      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      expect((await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(302);
+    });
   });
 
-  it('answers a path that tries to climb out of the site with the not-found page', async () => {
-    for (const url of ['/docs/%2e%2e/%2e%2e/etc/passwd', '/docs/..%2f..%2fpackage.json', '/docs/%5c..%5c404.html']) {
-      const response = await app.inject({ url });
-      expect(response.statusCode, url).toBe(404);
-      expect(response.body).toBe('<h1>Page Not Found</h1>');
-    }
+  describe('bad cookies are anonymous', () => {
+    it.each([
+      ['garbage', 'not-a-jwt'],
+      ['empty', ''],
+      ['tampered payload', 'TAMPER'],
+      ['an ID token instead of a session cookie', 'IDTOKEN'],
+      ['a valid Firebase session cookie without the gate signature', 'UNSIGNED'],
+    ])('%s', async (_name, kind) => {
+      let value = kind;
+      if (kind === 'UNSIGNED') {
+        const reader = await readers.create();
+        const real = decodeURIComponent(
+          (await signInCookie(app, await readers.signIn(reader.email, reader.password))).slice(
+            SESSION_COOKIE.length + 1,
+          ),
+        );
+        value = real.slice(0, real.lastIndexOf('.'));
+      }
+      if (kind === 'TAMPER' || kind === 'IDTOKEN') {
+        const reader = await readers.create();
+        const idToken = await readers.signIn(reader.email, reader.password);
+        if (kind === 'IDTOKEN') value = idToken;
+        else {
+          // The gate's cookie is `<Firebase session cookie>.<HMAC>`; change the claims, keep both signatures.
+          const real = decodeURIComponent((await signInCookie(app, idToken)).slice(SESSION_COOKIE.length + 1));
+          const parts = real.split('.');
+          const claims = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString()) as Record<string, unknown>;
+          claims.email = 'reader@norigin.example';
+          claims.sub = claims.user_id = 'demo-reader';
+          parts[1] = Buffer.from(JSON.stringify(claims)).toString('base64url');
+          value = encodeURIComponent(parts.join('.'));
+        }
+      }
+      const response = await app.inject({ url: PRIVATE_PAGE, headers: { cookie: `${SESSION_COOKIE}=${value}` } });
+      expect(response.statusCode).toBe(302);
+      expect(response.body).not.toContain(PRIVATE_CANARY);
+    });
   });
 
-  it('answers a path with broken percent-encoding with 400', async () => {
-    const response = await app.inject({ url: '/docs/%E0%A4%A' });
-    expect(response.statusCode).toBe(400);
+  describe('POST /api/session', () => {
+    it.each([
+      ['no Origin', {}],
+      ['another origin', { origin: 'https://evil.example' }],
+      ['a look-alike origin', { origin: 'http://localhost:80.evil.example' }],
+      ['the null origin', { origin: 'null' }],
+    ])('refuses %s with 403 and sets no cookie', async (_name, headers) => {
+      const reader = await readers.create();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers,
+        payload: { idToken: await readers.signIn(reader.email, reader.password) },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(response.json()).toEqual({ error: 'Cross-origin requests are not allowed' });
+    });
+
+    it.each([
+      ['bad JSON', '{"idToken":', 'application/json', 400],
+      ['no idToken', '{}', 'application/json', 400],
+      ['an empty idToken', '{"idToken":""}', 'application/json', 400],
+      ['a number', '{"idToken":42}', 'application/json', 400],
+      ['extra fields', '{"idToken":"x","admin":true}', 'application/json', 400],
+      ['a form post', 'idToken=x', 'application/x-www-form-urlencoded', 415],
+      ['a huge body', JSON.stringify({ idToken: 'x'.repeat(20_000) }), 'application/json', 413],
+      ['a garbage token', '{"idToken":"garbage"}', 'application/json', 401],
+    ])('answers %s with %i and a short reason', async (_name, payload, type, status) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN, 'content-type': type },
+        payload,
+      });
+      expect(response.statusCode).toBe(status);
+      expect(typeof response.json().error).toBe('string');
+      expect(response.json().error.length).toBeLessThan(200);
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('refuses an old sign-in', async () => {
+      const { app: later } = await testApp(siteDir);
+      const reader = await readers.create();
+      const idToken = await readers.signIn(reader.email, reader.password);
+      const realNow = Date.now;
+      Date.now = () => realNow() + 6 * 60 * 1000;
+      try {
+        const response = await later.inject({
+          method: 'POST',
+          url: '/api/session',
+          headers: { origin: ORIGIN },
+          payload: { idToken },
+        });
+        expect(response.statusCode).toBe(401);
+      } finally {
+        Date.now = realNow;
+        await later.close();
+      }
+    });
+
+    it('is rate limited per client', async () => {
+      const { app: limited } = await testApp(siteDir, { SESSION_RATE_LIMIT: '3' });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 5; i++) {
+          statuses.push(
+            (
+              await limited.inject({
+                method: 'POST',
+                url: '/api/session',
+                headers: { origin: ORIGIN },
+                payload: { idToken: 'x' },
+              })
+            ).statusCode,
+          );
+        }
+        expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      } finally {
+        await limited.close();
+      }
+    });
   });
 
-  it('answers HEAD with the headers and no body', async () => {
-    const response = await app.inject({ method: 'HEAD', url: '/docs/layout-engine/' });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-length']).toBe(String('<h1>Layout Engine</h1>'.length));
-    expect(response.body).toBe('');
+  describe('POST /api/logout', () => {
+    it('refuses other origins and keeps the session', async () => {
+      const { cookie } = await signedIn();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { cookie, origin: 'https://evil.example' },
+      });
+      expect(response.statusCode).toBe(403);
+      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+    });
+
+    it('answers 204 without a session', async () => {
+      expect((await app.inject({ method: 'POST', url: '/api/logout', headers: { origin: ORIGIN } })).statusCode).toBe(
+        204,
+      );
+    });
   });
 
-  it('lets browsers keep hashed assets forever and revalidate pages', async () => {
-    const asset = await app.inject({ url: '/assets/js/main.0f3c9a.js' });
-    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const page = await app.inject({ url: '/' });
-    expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.headers['x-content-type-options']).toBe('nosniff');
+  describe('responses', () => {
+    it('carry the security headers', async () => {
+      const response = await app.inject({ url: '/' });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/);
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(csp).toContain(`http://${String(process.env.FIREBASE_AUTH_EMULATOR_HOST)}`);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    });
+
+    it('are precompressed when the client accepts it, and revalidate with ETag', async () => {
+      const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      const gzip = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      const plain = await app.inject({ url: '/' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain('<h1>Home</h1>');
+      const again = await app.inject({ url: '/', headers: { 'if-none-match': String(plain.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+    });
+
+    it('cache hashed public assets for a year', async () => {
+      const response = await app.inject({ url: '/assets/js/main.0f3c9a77.js' });
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+
+    it('answer other methods with 405 and unknown API paths with 404', async () => {
+      for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'] as const) {
+        const response = await app.inject({ method, url: PRIVATE_PAGE });
+        expect(response.statusCode, method).toBe(405);
+        expect(response.body).not.toContain(PRIVATE_CANARY);
+      }
+      expect((await app.inject({ url: '/api/nothing' })).statusCode).toBe(404);
+    });
+
+    it('answer /healthz and /api/auth-config', async () => {
+      expect((await app.inject({ url: '/healthz' })).json()).toMatchObject({ status: 'ok' });
+      expect((await app.inject({ url: '/api/auth-config' })).json()).toEqual({
+        apiKey: 'demo-api-key',
+        authDomain: 'demo-norigin-portal.firebaseapp.com',
+        projectId: 'demo-norigin-portal',
+        emulatorUrl: `http://${String(process.env.FIREBASE_AUTH_EMULATOR_HOST)}`,
+      });
+    });
   });
 });

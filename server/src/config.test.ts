@@ -1,32 +1,144 @@
-import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
-import { loadConfig } from './config.js';
-import { makeTestSite, miniSite } from './test-site.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-describe('loadConfig', () => {
-  it('defaults to port 3000 on loopback', async () => {
-    const siteDir = await makeTestSite(miniSite);
-    expect(loadConfig({ SITE_DIR: siteDir })).toEqual({ host: '127.0.0.1', port: 3000, siteDir });
-  });
+import { ConfigError, loadConfig } from './config.js';
+import { makeTestSite } from './test/test-site.js';
 
-  it('takes PORT and HOST from the environment', async () => {
-    const siteDir = await makeTestSite(miniSite);
-    expect(loadConfig({ SITE_DIR: siteDir, PORT: '4100', HOST: '0.0.0.0' })).toMatchObject({
-      host: '0.0.0.0',
-      port: 4100,
+let siteDir: string;
+beforeAll(async () => {
+  siteDir = await makeTestSite();
+});
+
+function problems(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+const production = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  SITE_DIR: siteDir,
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://docs.norigin.example',
+  FIREBASE_PROJECT_ID: 'norigin-docs',
+  FIREBASE_API_KEY: 'AIzaSyExampleKey',
+  FIREBASE_AUTH_DOMAIN: 'norigin-docs.firebaseapp.com',
+  FIREBASE_SERVICE_ACCOUNT: JSON.stringify({ client_email: 'gate@norigin-docs.iam', private_key: 'k' }),
+  SESSION_SECRET: 'a-long-random-secret-shared-by-replicas',
+  ...extra,
+});
+
+describe('loadConfig in development (the default)', () => {
+  it('runs on port 3000 against the Auth Emulator on 9099 with a demo project', () => {
+    const config = loadConfig({ SITE_DIR: siteDir });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      siteDir,
+      production: false,
+      publicOrigin: null,
+      identity: {
+        projectId: 'demo-norigin-portal',
+        apiKey: 'demo-api-key',
+        authDomain: 'demo-norigin-portal.firebaseapp.com',
+        emulatorHost: '127.0.0.1:9099',
+      },
+      session: { maxAgeSeconds: 432000, cacheTtlSeconds: 60, rateLimitPerMinute: 10, identityTimeoutMs: 5000 },
     });
   });
 
-  it.each(['abc', '70000', '-1', '3000.5'])('names PORT when it is "%s"', async (value) => {
-    const siteDir = await makeTestSite(miniSite);
-    expect(() => loadConfig({ SITE_DIR: siteDir, PORT: value })).toThrow(
-      `PORT must be a port number from 0 to 65535, got "${value}"`,
+  it('moves the emulator with AUTH_EMULATOR_PORT, or takes FIREBASE_AUTH_EMULATOR_HOST as is', () => {
+    expect(loadConfig({ SITE_DIR: siteDir, AUTH_EMULATOR_PORT: '9199' }).identity.emulatorHost).toBe('127.0.0.1:9199');
+    expect(loadConfig({ SITE_DIR: siteDir, FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9300' }).identity.emulatorHost).toBe(
+      'localhost:9300',
     );
   });
 
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a port number from 0 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT must be a port number from 0 to 65535, got "70000"'],
+    [{ PORT: '3000.5' }, 'PORT must be a port number from 0 to 65535, got "3000.5"'],
+    [{ AUTH_EMULATOR_PORT: '0' }, 'AUTH_EMULATOR_PORT must be a port number from 1 to 65535, got "0"'],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: 'http://x' }, 'FIREBASE_AUTH_EMULATOR_HOST must be host:port'],
+    [{ FIREBASE_PROJECT_ID: 'norigin-docs' }, 'FIREBASE_PROJECT_ID must start with "demo-" with the emulator'],
+    [{ FIREBASE_PROJECT_ID: 'Bad Id!' }, 'FIREBASE_PROJECT_ID is not a Firebase project id'],
+    [{ FIREBASE_API_KEY: 'a:b' }, 'FIREBASE_API_KEY must not contain a colon'],
+    [{ FIREBASE_AUTH_DOMAIN: 'x.firebaseapp.com:443' }, 'FIREBASE_AUTH_DOMAIN must not contain a colon'],
+    [{ SESSION_MAX_AGE_SECONDS: '60' }, 'SESSION_MAX_AGE_SECONDS must be a number of seconds from 300 to 1209600'],
+    [{ SESSION_CACHE_TTL_SECONDS: '120' }, 'SESSION_CACHE_TTL_SECONDS must be a number of seconds from 0 to 60'],
+    [{ SESSION_RATE_LIMIT: '0' }, 'SESSION_RATE_LIMIT must be a number of requests from 1 to 100000'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET must be at least 32 characters, got 5'],
+    [{ PUBLIC_URL: 'docs.example.com' }, "PUBLIC_URL must be the site's origin"],
+    [{ PUBLIC_URL: 'https://docs.example.com/docs/' }, "PUBLIC_URL must be the site's origin"],
+  ])('names the wrong setting in %j', (env, message) => {
+    const found = problems({ SITE_DIR: siteDir, ...env });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(message);
+  });
+
   it('names SITE_DIR and the fix when there is no build', () => {
-    expect(() => loadConfig({ SITE_DIR: '/nonexistent/build' })).toThrow(
+    expect(problems({ SITE_DIR: '/nonexistent/build' })).toEqual([
       'SITE_DIR /nonexistent/build holds no site build: run "npm run build" first',
+    ]);
+  });
+
+  it('names a build that was not prepared for the gate', async () => {
+    const dir = await makeTestSite();
+    const { rm } = await import('node:fs/promises');
+    await rm(join(dir, 'portal-manifest.json'));
+    expect(problems({ SITE_DIR: dir })[0]).toContain('has no portal-manifest.json');
+  });
+
+  it('reports every problem at once', () => {
+    expect(problems({ SITE_DIR: siteDir, PORT: 'x', SESSION_RATE_LIMIT: 'y', FIREBASE_API_KEY: 'a:b' })).toHaveLength(
+      3,
     );
+  });
+});
+
+describe('loadConfig in production', () => {
+  it('accepts a complete production setup', () => {
+    const config = loadConfig(production());
+    expect(config.production).toBe(true);
+    expect(config.identity.emulatorHost).toBeNull();
+    expect(config.publicOrigin).toBe('https://docs.norigin.example');
+  });
+
+  it('refuses to start when the emulator host is set: emulator cookies are unsigned', () => {
+    expect(problems(production({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }))).toEqual([
+      expect.stringContaining('FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production'),
+    ]);
+  });
+
+  it('names each missing setting', () => {
+    const found = problems({ SITE_DIR: siteDir, NODE_ENV: 'production' });
+    expect(found).toEqual([
+      expect.stringContaining('PUBLIC_URL is required in production'),
+      'FIREBASE_PROJECT_ID is required in production',
+      'FIREBASE_API_KEY (the web API key) is required in production',
+      expect.stringContaining('FIREBASE_AUTH_DOMAIN is required in production'),
+      expect.stringContaining('Production needs service-account credentials'),
+      expect.stringContaining('SESSION_SECRET is required in production'),
+    ]);
+  });
+
+  it('wants https and a usable service account', async () => {
+    expect(problems(production({ PUBLIC_URL: 'http://docs.norigin.example' }))).toEqual([
+      'PUBLIC_URL must use https in production, got "http://docs.norigin.example"',
+    ]);
+    expect(problems(production({ FIREBASE_SERVICE_ACCOUNT: '{"nope":1}' }))[0]).toContain(
+      'FIREBASE_SERVICE_ACCOUNT must be a service-account key in JSON',
+    );
+    const keyFile = join(siteDir, 'missing-key.json');
+    expect(
+      problems(production({ FIREBASE_SERVICE_ACCOUNT: '', GOOGLE_APPLICATION_CREDENTIALS: keyFile }))[0],
+    ).toContain('GOOGLE_APPLICATION_CREDENTIALS names a file that does not exist');
+    await writeFile(keyFile, '{}');
+    expect(problems(production({ FIREBASE_SERVICE_ACCOUNT: '', GOOGLE_APPLICATION_CREDENTIALS: keyFile }))).toEqual([]);
   });
 });

@@ -1,27 +1,211 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+import { MANIFEST_FILE } from './manifest/manifest.js';
+
+export interface IdentityConfig {
+  projectId: string;
+  /** Web API key and auth domain the login page's Firebase SDK needs (spec §5: no colon in either). */
+  apiKey: string;
+  authDomain: string;
+  /** `host:port` of the Firebase Auth Emulator; null against a real Firebase project. */
+  emulatorHost: string | null;
+  /** Service-account JSON (production only; otherwise the SDK's application default credentials). */
+  serviceAccountJson: string | null;
+}
 
 export interface Config {
   host: string;
   port: number;
   siteDir: string;
+  production: boolean;
+  /** The site's own origin when fixed (required in production); otherwise taken from the Host header. */
+  publicOrigin: string | null;
+  identity: IdentityConfig;
+  session: {
+    /** Lifetime of the session cookie in seconds (Firebase allows 5 minutes to 14 days). */
+    maxAgeSeconds: number;
+    /** How long a verified cookie is trusted without asking the identity service again. */
+    cacheTtlSeconds: number;
+    /** POST /api/session requests allowed per client address and minute. */
+    rateLimitPerMinute: number;
+    /**
+     * Key the gate signs its cookie with (HMAC-SHA256) on top of Firebase's own signature,
+     * so a changed cookie is refused before Firebase is asked, even the emulator's unsigned
+     * ones. Every replica needs the same key. Random per start in development when unset.
+     */
+    secret: string;
+    /** How long a request waits for the identity service before it is answered 503. */
+    identityTimeoutMs: number;
+  };
 }
 
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export const DEMO_PROJECT_ID = 'demo-norigin-portal';
+const DAY = 24 * 60 * 60;
+
+class ConfigErrors {
+  readonly messages: string[] = [];
+  add(message: string): void {
+    this.messages.push(message);
+  }
+}
+
+/** Thrown with every problem found, one per line, so a wrong setup is fixed in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+function integer(
+  env: NodeJS.ProcessEnv,
+  errors: ConfigErrors,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  what: string,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) {
-    throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(value) || value < min || value > max) {
+    errors.add(`${name} must be ${what} from ${min} to ${max}, got "${raw}"`);
+    return fallback;
   }
   return value;
 }
 
-/** Reads and checks the environment once at start; each wrong setting is named. */
+function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw === '' ? undefined : raw;
+}
+
+/**
+ * Reads and checks the environment once at start. Every missing or wrong setting is
+ * named, all at once. Development (the default) talks to the Firebase Auth Emulator;
+ * production (NODE_ENV=production) needs a real Firebase project and refuses the
+ * emulator, whose cookies are unsigned.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const errors = new ConfigErrors();
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, errors, 'PORT', 3000, 0, 65535, 'a port number');
+
   const siteDir = resolve(cwd, env.SITE_DIR ?? 'site/build');
   if (!existsSync(join(siteDir, '404.html'))) {
-    throw new Error(`SITE_DIR ${siteDir} holds no site build: run "npm run build" first`);
+    errors.add(`SITE_DIR ${siteDir} holds no site build: run "npm run build" first`);
+  } else if (!existsSync(join(siteDir, MANIFEST_FILE))) {
+    errors.add(`SITE_DIR ${siteDir} has no ${MANIFEST_FILE}: run "npm run build" to prepare the site for the gate`);
   }
-  return { host: env.HOST ?? '127.0.0.1', port: port(env, 'PORT', 3000), siteDir };
+
+  let publicOrigin: string | null = null;
+  const publicUrl = text(env, 'PUBLIC_URL');
+  if (publicUrl !== undefined) {
+    try {
+      const url = new URL(publicUrl);
+      if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+        throw new Error();
+      if (production && url.protocol !== 'https:')
+        errors.add(`PUBLIC_URL must use https in production, got "${publicUrl}"`);
+      publicOrigin = url.origin;
+    } catch {
+      errors.add(`PUBLIC_URL must be the site's origin such as https://docs.example.com, got "${publicUrl}"`);
+    }
+  } else if (production) {
+    errors.add('PUBLIC_URL is required in production (the https origin readers use, such as https://docs.example.com)');
+  }
+
+  // The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST itself; AUTH_EMULATOR_PORT is the short form `npm start` uses.
+  const emulatorPort = integer(env, errors, 'AUTH_EMULATOR_PORT', 9099, 1, 65535, 'a port number');
+  let emulatorHost: string | null = text(env, 'FIREBASE_AUTH_EMULATOR_HOST') ?? null;
+  if (production) {
+    if (emulatorHost !== null) {
+      errors.add(
+        'FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production: the emulator signs no cookies, so the server refuses to start. Unset it.',
+      );
+    }
+    emulatorHost = null;
+  } else {
+    emulatorHost ??= `127.0.0.1:${emulatorPort}`;
+    if (!/^[\w.-]+:\d{1,5}$/.test(emulatorHost)) {
+      errors.add(`FIREBASE_AUTH_EMULATOR_HOST must be host:port such as 127.0.0.1:9099, got "${emulatorHost}"`);
+    }
+  }
+
+  const projectId = text(env, 'FIREBASE_PROJECT_ID') ?? (production ? undefined : DEMO_PROJECT_ID);
+  if (projectId === undefined) errors.add('FIREBASE_PROJECT_ID is required in production');
+  else if (!/^[a-z0-9-]{4,40}$/.test(projectId))
+    errors.add(`FIREBASE_PROJECT_ID is not a Firebase project id: "${projectId}"`);
+  else if (!production && !projectId.startsWith('demo-')) {
+    errors.add(
+      `FIREBASE_PROJECT_ID must start with "demo-" with the emulator, so nothing reaches a real project; got "${projectId}"`,
+    );
+  }
+
+  const apiKey = text(env, 'FIREBASE_API_KEY') ?? (production ? undefined : 'demo-api-key');
+  const authDomain =
+    text(env, 'FIREBASE_AUTH_DOMAIN') ?? (production || !projectId ? undefined : `${projectId}.firebaseapp.com`);
+  if (apiKey === undefined) errors.add('FIREBASE_API_KEY (the web API key) is required in production');
+  else if (apiKey.includes(':')) errors.add('FIREBASE_API_KEY must not contain a colon');
+  if (authDomain === undefined)
+    errors.add('FIREBASE_AUTH_DOMAIN is required in production (such as my-project.firebaseapp.com)');
+  else if (authDomain.includes(':')) errors.add('FIREBASE_AUTH_DOMAIN must not contain a colon');
+
+  const serviceAccountJson = text(env, 'FIREBASE_SERVICE_ACCOUNT') ?? null;
+  if (production) {
+    if (serviceAccountJson !== null) {
+      try {
+        const parsed = JSON.parse(serviceAccountJson) as Record<string, unknown>;
+        if (typeof parsed.client_email !== 'string' || typeof parsed.private_key !== 'string') throw new Error();
+      } catch {
+        errors.add(
+          'FIREBASE_SERVICE_ACCOUNT must be a service-account key in JSON (with client_email and private_key)',
+        );
+      }
+    } else if (text(env, 'GOOGLE_APPLICATION_CREDENTIALS') === undefined) {
+      errors.add(
+        'Production needs service-account credentials: set FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS',
+      );
+    } else if (!existsSync(resolve(cwd, env.GOOGLE_APPLICATION_CREDENTIALS as string))) {
+      errors.add(
+        `GOOGLE_APPLICATION_CREDENTIALS names a file that does not exist: ${env.GOOGLE_APPLICATION_CREDENTIALS}`,
+      );
+    }
+  }
+
+  const session = {
+    maxAgeSeconds: integer(env, errors, 'SESSION_MAX_AGE_SECONDS', 5 * DAY, 300, 14 * DAY, 'a number of seconds'),
+    cacheTtlSeconds: integer(env, errors, 'SESSION_CACHE_TTL_SECONDS', 60, 0, 60, 'a number of seconds'),
+    rateLimitPerMinute: integer(env, errors, 'SESSION_RATE_LIMIT', 10, 1, 100_000, 'a number of requests'),
+    identityTimeoutMs: integer(env, errors, 'IDENTITY_TIMEOUT_MS', 5000, 100, 60_000, 'a number of milliseconds'),
+  };
+
+  let secret = text(env, 'SESSION_SECRET');
+  if (secret === undefined) {
+    if (production)
+      errors.add('SESSION_SECRET is required in production (at least 32 random characters, the same on every replica)');
+    else secret = randomBytes(32).toString('base64url');
+  } else if (secret.length < 32) {
+    errors.add(`SESSION_SECRET must be at least 32 characters, got ${secret.length}`);
+  }
+
+  if (errors.messages.length > 0) throw new ConfigError(errors.messages);
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port,
+    siteDir,
+    production,
+    publicOrigin,
+    identity: {
+      projectId: projectId as string,
+      apiKey: apiKey as string,
+      authDomain: authDomain as string,
+      emulatorHost,
+      serviceAccountJson,
+    },
+    session: { ...session, secret: secret as string },
+  };
 }

@@ -1,15 +1,32 @@
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
+} catch (error) {
+  const problems = error instanceof ConfigError ? error.problems : [(error as Error).message];
+  console.error(`Cannot start the portal:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  process.exit(1);
+}
+
+let app;
+try {
+  app = await buildApp({
+    config,
+    logger: {
+      level: process.env.LOG_LEVEL ?? 'info',
+      // Structured logs never carry credentials, even if a serializer is added later.
+      redact: {
+        paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'idToken', '*.idToken'],
+        censor: '[redacted]',
+      },
+    },
+  });
 } catch (error) {
   console.error(`Cannot start the portal: ${(error as Error).message}`);
   process.exit(1);
 }
-
-const app = await buildApp({ siteDir: config.siteDir, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
 
 // Finish in-flight requests, then exit; a second signal exits at once.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -27,4 +44,5 @@ await app.listen({ host: config.host, port: config.port });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const shownHost = ['127.0.0.1', '0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+app.log.info({ port, production: config.production, emulator: config.identity.emulatorHost }, 'listening');
 console.log(`\n  The portal is running at http://${shownHost}:${port}/  (Ctrl-C stops it)\n`);

@@ -1,20 +1,134 @@
+import { useState } from 'react';
+import clsx from 'clsx';
+import { useLocation } from '@docusaurus/router';
 import NavbarNavLink from '@theme/NavbarItem/NavbarNavLink';
+import { LOGIN_PATH, loginUrlFor, normalizeRoute } from '@portal/access';
+
+import { useAuth } from '@site/src/auth/AuthProvider';
+
+import styles from './styles.module.css';
 
 interface Props {
   mobile?: boolean;
   className?: string;
+  /** Set by the mobile menu to close itself after a choice. */
+  onClick?: () => void;
+  /** Given to every navbar item by the theme; placement is the navbar's business. */
+  position?: 'left' | 'right';
+}
+
+/** Where the Login link points: back to this page after signing in, or plain /login on it. */
+function useLoginHref(): string {
+  const { pathname, search, hash } = useLocation();
+  return normalizeRoute(pathname) === LOGIN_PATH ? LOGIN_PATH : loginUrlFor(pathname + search + hash);
+}
+
+function LogoutButton({
+  email,
+  mobile,
+  onFailure,
+}: {
+  email: string;
+  mobile: boolean;
+  onFailure: () => void;
+}): React.JSX.Element {
+  const { logout } = useAuth();
+  const [working, setWorking] = useState(false);
+  // The visible word starts the accessible name, so "Logout" finds it by voice and by role.
+  const label = `Logout (${email})`;
+
+  function onClick(): void {
+    setWorking(true);
+    logout().catch((error: unknown) => {
+      console.error('Logout failed:', error);
+      setWorking(false);
+      onFailure();
+    });
+  }
+
+  return (
+    <button
+      type="button"
+      className={clsx(mobile ? 'menu__link' : 'navbar__link', styles.linkButton)}
+      onClick={onClick}
+      disabled={working}
+      aria-label={label}
+      title={label}
+    >
+      Logout
+    </button>
+  );
 }
 
 /**
- * The navbar's place for Login / Logout. Sign-in arrives with the gate server; until
- * then every reader is signed out, so the item always offers Login.
+ * The navbar's Login / Logout item (spec §2). While the session loads it holds the place
+ * of the Login link invisibly, so the navbar does not jump when the answer arrives.
  */
-export default function NavbarAuthItem({ mobile = false, className }: Props): React.JSX.Element {
+export default function NavbarAuthItem({ mobile = false, className, onClick }: Props): React.JSX.Element {
+  const { state } = useAuth();
+  const loginHref = useLoginHref();
+  const [logoutFailed, setLogoutFailed] = useState(false);
+
+  if (state.status === 'loading') {
+    return mobile ? (
+      <li className={clsx('menu__list-item', styles.placeholder)} aria-hidden="true">
+        <span className="menu__link">Login</span>
+      </li>
+    ) : (
+      <span className={clsx('navbar__item navbar__link', styles.placeholder, className)} aria-hidden="true">
+        Login
+      </span>
+    );
+  }
+
+  if (state.status === 'signedOut') {
+    return mobile ? (
+      <li className="menu__list-item">
+        <NavbarNavLink to={loginHref} label="Login" className={clsx('menu__link', className)} onClick={onClick} />
+      </li>
+    ) : (
+      <NavbarNavLink to={loginHref} label="Login" className={clsx('navbar__item navbar__link', className)} />
+    );
+  }
+
+  const failureText = 'Logout failed, try again.';
+
+  if (mobile) {
+    return (
+      <>
+        <li className="menu__list-item">
+          <span className={clsx('menu__link', styles.mobileEmail)} title={state.email}>
+            {state.email}
+          </span>
+        </li>
+        <li className="menu__list-item">
+          <LogoutButton email={state.email} mobile onFailure={() => setLogoutFailed(true)} />
+        </li>
+        {logoutFailed && (
+          <li className="menu__list-item">
+            <span role="alert" className={clsx('menu__link', styles.failure)}>
+              {failureText}
+            </span>
+          </li>
+        )}
+      </>
+    );
+  }
+
   return (
-    <NavbarNavLink
-      to="/login"
-      label="Login"
-      className={mobile ? 'menu__link' : `navbar__item navbar__link ${className ?? ''}`}
-    />
+    <div className={clsx('navbar__item', className)}>
+      <span className={styles.signedIn}>
+        {logoutFailed ? (
+          <span role="alert" className={styles.failure}>
+            {failureText}
+          </span>
+        ) : (
+          <span className={styles.email} title={state.email}>
+            {state.email}
+          </span>
+        )}
+        <LogoutButton email={state.email} mobile={false} onFailure={() => setLogoutFailed(true)} />
+      </span>
+    </div>
   );
 }

@@ -1,0 +1,150 @@
+import type { Page } from '@playwright/test';
+
+import { expect, hydrated, test } from './fixtures';
+import { serveOfflineStandIns } from './offline';
+import { demoReader, disabledReader, emulatorReaders, githubReader } from './readers';
+
+const PRIVATE_PAGE = '/docs/layout-engine/';
+
+async function signInWithEmail(page: Page, email: string, password: string): Promise<void> {
+  await hydrated(page);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+const logoutButton = (page: Page) => page.getByRole('navigation').getByRole('button', { name: /^Logout/ });
+
+test.describe('signing in with e-mail and password', () => {
+  // The identity service answers a refused sign-in with 400, which Chromium logs.
+  test.use({ allowedConsoleErrors: /status of 400/ });
+
+  test('an anonymous reader is sent to sign in and comes back to the wanted page', async ({ page }) => {
+    await page.goto(`${PRIVATE_PAGE}?tab=tizen#install`);
+    // The browser keeps the #fragment through the redirect; it never reaches the server, so `next` cannot carry it.
+    await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2Flayout-engine%2F%3Ftab%3Dtizen#install$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await signInWithEmail(page, demoReader.email, demoReader.password);
+    await expect(page).toHaveURL(/\/docs\/layout-engine\/\?tab=tizen$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Layout Engine');
+    await expect(logoutButton(page)).toBeVisible();
+    await expect(page.getByRole('navigation').getByText(demoReader.email)).toBeVisible();
+  });
+
+  test('a wrong password is explained on the page and nothing else changes', async ({ page }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto('/login?next=%2Fdocs%2Flayout-engine%2F');
+    await signInWithEmail(page, demoReader.email, 'not-the-password');
+    await expect(page.getByRole('alert')).toHaveText('The e-mail or password is not correct.');
+    await expect(page).toHaveURL(/\/login\?next=/);
+    expect(warnings.join('\n')).toMatch(/auth\/(wrong-password|invalid-credential)/);
+    expect((await page.request.get('/api/session')).status()).toBe(401);
+  });
+
+  test('an unknown e-mail gets the same message, so it does not reveal who has an account', async ({ page }) => {
+    await page.goto('/login');
+    await signInWithEmail(page, 'nobody@readers.example', 'whatever-123');
+    await expect(page.getByRole('alert')).toHaveText('The e-mail or password is not correct.');
+  });
+
+  test('a disabled reader is told so', async ({ page }) => {
+    await page.goto('/login');
+    await signInWithEmail(page, disabledReader.email, disabledReader.password);
+    await expect(page.getByRole('alert')).toContainText('disabled');
+    expect((await page.request.get('/api/session')).status()).toBe(401);
+  });
+
+  test('empty fields are caught on the page', async ({ page }) => {
+    await page.goto('/login');
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('alert')).not.toBeEmpty();
+    await expect(page.getByLabel('E-mail')).toBeFocused();
+  });
+
+  test('hostile next values keep the reader on the site', async ({ browser, baseURL }) => {
+    const origin = new URL(baseURL ?? '').origin;
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/%2F%2Fevil.example',
+    ]) {
+      // A new browser profile for each value, so every sign-in starts signed out.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await signInWithEmail(page, demoReader.email, demoReader.password);
+      await expect(logoutButton(page)).toBeVisible();
+      expect(new URL(page.url()).origin, next).toBe(origin);
+      expect(new URL(page.url()).pathname, next).toBe('/');
+      await context.close();
+    }
+  });
+});
+
+test.describe('signing in with GitHub through the emulator', () => {
+  test.use({ allowedConsoleErrors: /status of 400|popup-closed-by-user|cancelled-popup-request/ });
+
+  test('the popup offers the GitHub reader, and choosing them signs in', async ({ page, context }) => {
+    await serveOfflineStandIns(context);
+    await page.goto('/login?next=%2Fdocs%2Fwhitelabel%2F');
+    await hydrated(page);
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    const popup = await popupOpened;
+    await expect(popup).toHaveURL(/\/emulator\/auth\/handler\?.*providerId=github\.com/);
+    // The popup is the spec's 500 × 600 window.
+    expect(await popup.evaluate(() => [window.outerWidth, window.outerHeight])).toEqual([500, 600]);
+    await popup.getByText(githubReader.email).click();
+    await expect(page).toHaveURL(/\/docs\/whitelabel\/$/);
+    await expect(page.getByRole('navigation').getByText(githubReader.email)).toBeVisible();
+  });
+
+  test('closing the popup is explained on the page', async ({ page, context }) => {
+    await serveOfflineStandIns(context);
+    await page.goto('/login');
+    await hydrated(page);
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    await (await popupOpened).close();
+    await expect(page.getByRole('alert')).toContainText(/closed|cancel/i, { timeout: 15_000 });
+  });
+});
+
+test.describe('signing out and losing access', () => {
+  // A page loaded while signed in keeps prefetching private chunks; once the session is
+  // gone the gate refuses them (401), which Chromium logs.
+  test.use({ allowedConsoleErrors: /status of 401/ });
+
+  test('logout ends the session and goes home; private pages need sign-in again', async ({ page }) => {
+    const reader = await emulatorReaders.create();
+    await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
+    await signInWithEmail(page, reader.email, reader.password);
+    await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`));
+    await logoutButton(page).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Login' })).toBeVisible();
+    await page.goto(PRIVATE_PAGE);
+    await expect(page).toHaveURL(/\/login\?next=/);
+  });
+
+  test('a reader disabled while reading is signed out', async ({ page }) => {
+    const reader = await emulatorReaders.create();
+    await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
+    await signInWithEmail(page, reader.email, reader.password);
+    await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`));
+    await emulatorReaders.disable(reader.uid);
+    // The gate trusts a verified cookie for SESSION_CACHE_TTL_SECONDS (2 s in this run).
+    await expect(async () => {
+      await page.goto('/docs/whitelabel/');
+      await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2Fwhitelabel%2F$/, { timeout: 1000 });
+    }).toPass({ timeout: 10_000 });
+    const cookies = await page.context().cookies();
+    expect(cookies.filter((cookie) => cookie.name === '__session')).toEqual([]);
+  });
+});

@@ -1,0 +1,167 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { expect, test } from '@playwright/test';
+
+import { freePort } from './free-port';
+import { demoReader, emulatorReaders } from './readers';
+
+/*
+ * Builds a copy of the site with unique canary sentences planted in private pages (body,
+ * heading, code block, an imported image and its alt text, a blog post), serves it with
+ * the gate server, and fetches every file of that build anonymously under several
+ * spellings of its path. No answer that carries content may contain a canary.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = join(root, 'e2e', '.canary');
+const siteDir = join(work, 'site');
+const run = randomBytes(4).toString('hex');
+const canary = (where: string): string => `Canary ${where} ${run} the heron counts backwards`;
+const canaries = {
+  body: canary('body'),
+  heading: canary('heading'),
+  code: canary('code'),
+  alt: canary('alt'),
+  image: canary('image'),
+  sibling: canary('sibling'),
+  blog: canary('blog'),
+  package: canary('package'),
+};
+
+let server: ChildProcess | undefined;
+let baseURL = '';
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(5 * 60_000);
+  rmSync(work, { recursive: true, force: true });
+  const source = join(root, 'site');
+  cpSync(source, siteDir, {
+    recursive: true,
+    filter: (path) => !/[/\\](node_modules|build|\.docusaurus)([/\\]|$)/.test(path.slice(source.length)),
+  });
+  const docs = join(siteDir, 'docs');
+  appendFileSync(
+    join(docs, 'layout-engine', 'README.md'),
+    `\n## ${canaries.heading}\n\n${canaries.body}\n\n\`\`\`ts\nconst note = '${canaries.code}';\n\`\`\`\n\n![${canaries.alt}](./canary-diagram.svg)\n`,
+  );
+  // Larger than the bundler's 10 kB inlining limit, so it becomes a file of its own under /assets/images/.
+  writeFileSync(
+    join(docs, 'layout-engine', 'canary-diagram.svg'),
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="40"><text x="4" y="24">${canaries.image}</text><!-- ${'padding '.repeat(2000)}--></svg>\n`,
+  );
+  appendFileSync(join(docs, 'Spat-Nav', 'Detailed_README_SpatNav.md'), `\n${canaries.sibling}\n`);
+  appendFileSync(
+    join(docs, 'player-manager-mono', 'packages', 'player-adapter-dash.js', 'README.md'),
+    `\n${canaries.package}\n`,
+  );
+  const welcome = readdirSync(join(siteDir, 'blog')).find((name) => name.endsWith('-welcome'));
+  appendFileSync(join(siteDir, 'blog', welcome ?? '', 'index.md'), `\n${canaries.blog}\n`);
+
+  const docusaurus = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
+  const build = spawnSync(process.execPath, [docusaurus, 'build'], { cwd: siteDir, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`canary build failed:\n${build.stdout}\n${build.stderr}`);
+  const prepare = spawnSync(
+    process.execPath,
+    [join(root, 'server', 'dist', 'manifest', 'prepare.js'), join(siteDir, 'build'), join(siteDir, '.docusaurus')],
+    { encoding: 'utf8' },
+  );
+  if (prepare.status !== 0) throw new Error(`preparing the canary build failed:\n${prepare.stderr}`);
+
+  const port = freePort();
+  baseURL = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SITE_DIR: join(siteDir, 'build'),
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${process.env.E2E_EMULATOR_PORT}`,
+      SESSION_SECRET: 'canary-secret-for-this-gate-server-only',
+      SESSION_RATE_LIMIT: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  await expect(async () => expect((await fetch(`${baseURL}/healthz`)).ok).toBe(true)).toPass({ timeout: 30_000 });
+});
+
+test.afterAll(() => {
+  server?.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+});
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+test('the canaries are in the build, and a signed-in reader reads them', async () => {
+  const texts = filesOf(join(siteDir, 'build'))
+    .filter((file) => !/\.(br|gz)$/.test(file))
+    .map((file) => readFileSync(file, 'latin1'));
+  for (const [where, sentence] of Object.entries(canaries)) {
+    expect(
+      texts.some((text) => text.includes(sentence)),
+      where,
+    ).toBe(true);
+  }
+  const idToken = await emulatorReaders.signIn(demoReader.email, demoReader.password);
+  const session = await fetch(`${baseURL}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseURL },
+    body: JSON.stringify({ idToken }),
+  });
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const page = await (await fetch(`${baseURL}/docs/layout-engine/`, { headers: { cookie } })).text();
+  for (const sentence of [canaries.heading, canaries.body, canaries.code, canaries.alt])
+    expect(page).toContain(sentence);
+});
+
+test('no anonymous request for any file of the build, however spelled, shows a canary', async () => {
+  test.setTimeout(3 * 60_000);
+  const manifest = JSON.parse(readFileSync(join(siteDir, 'build', 'portal-manifest.json'), 'utf8')) as {
+    entries: Record<string, { url: string; access: string }>;
+  };
+  const spellings = (url: string): string[] => {
+    const bare = url.endsWith('/') && url.length > 1 ? url.slice(0, -1) : url;
+    return [
+      url,
+      url.toUpperCase(),
+      url.endsWith('/') ? bare : `${url}/`,
+      `${url}?v=1`,
+      url.replace(/^\/docs\//i, '/docs/Norigin-Spatial-Navigation/../'),
+      url.replace(/\//g, '%2F').replace(/^%2F/, '/'),
+      url.replace(/\./g, '%2e'),
+      `/${url}`,
+    ];
+  };
+  const sentences = Object.values(canaries);
+  let tried = 0;
+  const leaks: string[] = [];
+  const wrongAnswers: string[] = [];
+  for (const entry of Object.values(manifest.entries)) {
+    for (const path of spellings(entry.url)) {
+      for (const encoding of ['br, gzip', 'identity']) {
+        tried += 1;
+        const response = await fetch(baseURL + path, { redirect: 'manual', headers: { 'accept-encoding': encoding } });
+        const body = await response.text();
+        if ([200, 203, 206, 304].includes(response.status) && sentences.some((sentence) => body.includes(sentence))) {
+          leaks.push(`${response.status} ${path}`);
+        }
+        if (path === entry.url && entry.access === 'private' && ![302, 401].includes(response.status)) {
+          wrongAnswers.push(`${response.status} ${path}`);
+        }
+      }
+    }
+  }
+  test.info().annotations.push({ type: 'requests tried', description: String(tried) });
+  console.log(`canary crawl: ${tried} anonymous requests, ${leaks.length} leaks`);
+  expect(tried).toBeGreaterThan(2000);
+  expect(leaks).toEqual([]);
+  expect(wrongAnswers).toEqual([]);
+});

@@ -1,0 +1,76 @@
+import { expect, hydrated, test } from './fixtures';
+
+const publicPages = [
+  '/',
+  '/docs/',
+  '/docs/Norigin-Spatial-Navigation/',
+  '/docs/Norigin-Spatial-Navigation/CHANGELOG',
+  '/docs/Norigin-Spatial-Navigation/CODE_OF_CONDUCT',
+  '/docs/Norigin-Spatial-Navigation/CONTRIBUTING',
+  '/login',
+];
+
+test.describe('an anonymous reader', () => {
+  test('reads every public page, and the browser is refused none of the files they need', async ({ page }) => {
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === '/api/session') return; // the signed-out answer, 401 by contract
+      if (response.status() >= 400) refused.push(`${response.status()} ${url.pathname}`);
+    });
+    for (const path of publicPages) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await hydrated(page);
+      await expect(page.locator('main').getByRole('heading').first(), path).toBeVisible();
+    }
+    // The same pages reached by client-side navigation load their chunks through the runtime.
+    await page.goto('/');
+    await hydrated(page);
+    await page.getByRole('navigation').getByRole('link', { name: 'Documentation' }).first().click();
+    await expect(page).toHaveURL(/\/docs\/$/);
+    await page
+      .locator('article')
+      .getByRole('link', { name: 'Norigin Spatial Navigation', exact: true })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/docs\/Norigin-Spatial-Navigation\/$/);
+    await expect(page.locator('article h1, article header h1').first()).toBeVisible();
+    await page.getByRole('navigation').getByRole('link', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2FNorigin-Spatial-Navigation%2F$/);
+    await expect(page.getByLabel('E-mail')).toBeVisible();
+    expect(refused).toEqual([]);
+  });
+
+  test('is sent to sign in for a private page, by the server', async ({ page }) => {
+    const response = await page.goto('/DOCS/Player-Manager-Mono/packages/player-adapter-dash.js');
+    expect(response?.request().redirectedFrom()?.url()).toMatch(/player-adapter-dash\.js$/);
+    await expect(page).toHaveURL(/\/login\?next=%2FDOCS%2FPlayer-Manager-Mono%2Fpackages%2Fplayer-adapter-dash\.js$/);
+  });
+
+  test('following a link to a private page goes to sign in without showing it', async ({ page }) => {
+    await page.goto('/docs/');
+    await hydrated(page);
+    // The private page's heading must never appear, not even for a moment.
+    let sawPrivate = false;
+    await page.exposeFunction('reportPrivateHeading', () => {
+      sawPrivate = true;
+    });
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.querySelector('article h1')?.textContent === 'Layout Engine') {
+          (window as unknown as { reportPrivateHeading(): void }).reportPrivateHeading();
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.locator('article').getByRole('link', { name: 'Layout Engine', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2Flayout-engine%2F$/);
+    expect(sawPrivate).toBe(false);
+  });
+
+  test('finds only public pages in the sitemap', async ({ request }) => {
+    const xml = await (await request.get('/sitemap.xml')).text();
+    const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1] ?? '').pathname).sort();
+    expect(paths).toEqual([...publicPages].sort());
+  });
+});

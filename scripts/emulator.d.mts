@@ -1,0 +1,35 @@
+export declare const DEFAULT_PROJECT_ID: string;
+export declare const DEFAULT_SEED_FILE: string;
+
+export interface DemoReader {
+  uid: string;
+  email: string;
+  password?: string;
+  displayName?: string;
+  emailVerified?: boolean;
+  disabled?: boolean;
+  github?: { uid: string; login: string };
+}
+
+export interface RunningEmulator {
+  /** `127.0.0.1:port`, the form FIREBASE_AUTH_EMULATOR_HOST takes. */
+  host: string;
+  projectId: string;
+  port: number;
+  hubPort: number;
+  loggingPort: number;
+  stop(): Promise<void>;
+}
+
+export declare function assertPortFree(port: number, setting: string): Promise<void>;
+export declare function freePort(): Promise<number>;
+export declare function startAuthEmulator(options?: {
+  port?: number;
+  hubPort?: number;
+  loggingPort?: number;
+  projectId?: string;
+  quiet?: boolean;
+  timeoutMs?: number;
+}): Promise<RunningEmulator>;
+export declare function readSeed(seedFile?: string): DemoReader[];
+export declare function seedReaders(host: string, projectId?: string, readers?: DemoReader[]): Promise<DemoReader[]>;

@@ -1,0 +1,115 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The file the build step writes beside the site and the server reads at start. */
+export const MANIFEST_FILE = 'portal-manifest.json';
+export const MANIFEST_VERSION = 1;
+
+export interface Variant {
+  /** Path relative to the build directory. */
+  file: string;
+  size: number;
+}
+
+export interface ManifestEntry {
+  /** URL the build gave the file: `/docs/layout-engine/` for a page, `/assets/js/main.1a2b.js`. */
+  url: string;
+  /** Path relative to the build directory, written at build time and never taken from a request. */
+  file: string;
+  contentType: string;
+  size: number;
+  etag: string;
+  /** `page` is a route's HTML: anonymous readers are sent to the login page instead of refused. */
+  kind: 'page' | 'file';
+  access: 'public' | 'private';
+  /** Content-hashed under /assets/: safe to cache forever. */
+  immutable: boolean;
+  br?: Variant;
+  gzip?: Variant;
+}
+
+export interface Manifest {
+  version: typeof MANIFEST_VERSION;
+  createdAt: string;
+  /** Route keys (see @portal/access normalizeRoute) → entry. */
+  entries: Record<string, ManifestEntry>;
+  /** Key of the not-found page. */
+  notFound: string;
+  /** CSP hashes (`sha256-…`) of the inline scripts the pages carry. */
+  inlineScriptHashes: string[];
+}
+
+function fail(path: string, reason: string): never {
+  throw new Error(`The build manifest ${path} is not usable: ${reason}. Rebuild the site with "npm run build".`);
+}
+
+const isVariant = (value: unknown): boolean =>
+  value === undefined ||
+  (typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Variant).file === 'string' &&
+    typeof (value as Variant).size === 'number');
+
+/**
+ * Reads and checks the manifest: a missing, unreadable or inconsistent manifest stops the
+ * server at start with a message, rather than serving a partial or wrongly gated site.
+ */
+export async function loadManifest(buildDir: string): Promise<Manifest> {
+  const path = join(buildDir, MANIFEST_FILE);
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch {
+    fail(path, 'it does not exist');
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(raw) as Manifest;
+  } catch (error) {
+    fail(path, `it is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof manifest !== 'object' || manifest === null) fail(path, 'it is not an object');
+  if (manifest.version !== MANIFEST_VERSION)
+    fail(path, `its version is ${String(manifest.version)}, not ${MANIFEST_VERSION}`);
+  if (typeof manifest.entries !== 'object' || manifest.entries === null) fail(path, 'it has no entries');
+  if (
+    !Array.isArray(manifest.inlineScriptHashes) ||
+    !manifest.inlineScriptHashes.every((h) => /^sha256-[\w+/=]+$/.test(h))
+  )
+    fail(path, 'its inline script hashes are malformed');
+  for (const [key, entry] of Object.entries(manifest.entries)) {
+    const ok =
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.url === 'string' &&
+      typeof entry.file === 'string' &&
+      !entry.file.split('/').includes('..') &&
+      !entry.file.startsWith('/') &&
+      typeof entry.contentType === 'string' &&
+      typeof entry.size === 'number' &&
+      typeof entry.etag === 'string' &&
+      (entry.kind === 'page' || entry.kind === 'file') &&
+      (entry.access === 'public' || entry.access === 'private') &&
+      typeof entry.immutable === 'boolean' &&
+      isVariant(entry.br) &&
+      isVariant(entry.gzip);
+    if (!ok) fail(path, `its entry for ${key} is malformed`);
+  }
+  const notFound = manifest.entries[manifest.notFound];
+  if (!notFound || notFound.access !== 'public') fail(path, 'it has no public not-found page');
+  // Every file it names must exist with the recorded size: a manifest from another build is refused.
+  await Promise.all(
+    Object.values(manifest.entries).flatMap((entry) =>
+      [{ file: entry.file, size: entry.size }, entry.br, entry.gzip]
+        .filter((v): v is Variant => v !== undefined)
+        .map(async (variant) => {
+          const size = await stat(join(buildDir, variant.file)).then(
+            (s) => s.size,
+            () => -1,
+          );
+          if (size !== variant.size) fail(path, `${variant.file} is missing or differs from the build it describes`);
+        }),
+    ),
+  );
+  return manifest;
+}

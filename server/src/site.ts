@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { normalizeRoute } from '@portal/access';
+
+import { loadManifest, type Manifest, type ManifestEntry } from './manifest/manifest.js';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export interface SiteFile extends ManifestEntry {
+  bodies: Partial<Record<Encoding, Buffer>>;
+}
+
+export interface Site {
+  /** The file a request path names, by the portal's route rule; undefined when none does. */
+  lookup(rawPath: string): SiteFile | undefined;
+  notFound: SiteFile;
+  inlineScriptHashes: readonly string[];
+  files: number;
+  bytes: number;
+}
+
+/**
+ * Loads the build as the manifest describes it, every file and its precompressed forms
+ * into memory (the site is a few megabytes; the disk is read once, at start). A request
+ * path is only ever a key into this map: it is never joined to a file-system path.
+ */
+export async function loadSite(buildDir: string): Promise<Site> {
+  const manifest: Manifest = await loadManifest(buildDir);
+  const byKey = new Map<string, SiteFile>();
+  let bytes = 0;
+  await Promise.all(
+    Object.entries(manifest.entries).map(async ([key, entry]) => {
+      const bodies: SiteFile['bodies'] = { identity: await readFile(join(buildDir, entry.file)) };
+      if (entry.br) bodies.br = await readFile(join(buildDir, entry.br.file));
+      if (entry.gzip) bodies.gzip = await readFile(join(buildDir, entry.gzip.file));
+      for (const body of Object.values(bodies)) bytes += body.length;
+      byKey.set(key, { ...entry, bodies });
+    }),
+  );
+  const notFound = byKey.get(manifest.notFound) as SiteFile;
+  return {
+    lookup(rawPath) {
+      const key = normalizeRoute(rawPath);
+      return key === null ? undefined : byKey.get(key);
+    },
+    notFound,
+    inlineScriptHashes: manifest.inlineScriptHashes,
+    files: byKey.size,
+    bytes,
+  };
+}
+
+/** Picks the smallest encoding the client accepts (`Accept-Encoding`, honouring q=0). */
+export function chooseEncoding(acceptEncoding: string | undefined, file: SiteFile): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  if (file.bodies.br && (accepted.has('br') || accepted.has('*'))) return 'br';
+  if (file.bodies.gzip && (accepted.has('gzip') || accepted.has('*'))) return 'gzip';
+  return 'identity';
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+
+import { buildApp, SESSION_COOKIE } from '../app.js';
+import { loadConfig } from '../config.js';
+import { EmulatorReaders } from './readers.js';
+
+export const ORIGIN = 'http://localhost:80';
+
+/** A gate server on a miniature site, talking to the test run's Auth Emulator (or `emulatorHost`). */
+export async function testApp(
+  siteDir: string,
+  env: Record<string, string> = {},
+): Promise<{ app: FastifyInstance; readers: EmulatorReaders }> {
+  const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST ?? inject('emulatorHost');
+  const config = loadConfig({
+    SITE_DIR: siteDir,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    FIREBASE_PROJECT_ID: inject('emulatorProjectId'),
+    SESSION_RATE_LIMIT: '1000',
+    // One key for every server of a test, as replicas share one.
+    SESSION_SECRET: 'test-secret-for-every-gate-server-in-this-run',
+    ...env,
+  });
+  const app = await buildApp({ config });
+  return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
+}
+
+/** Starts a session the way the login page does and returns the cookie header value. */
+export async function signInCookie(app: FastifyInstance, idToken: string): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { origin: ORIGIN, host: 'localhost:80' },
+    payload: { idToken },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error('no session cookie');
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}

@@ -1,0 +1,51 @@
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+
+import {
+  getServerSessionState,
+  getSessionState,
+  loadSession,
+  logout,
+  subscribeSession,
+  type SessionState,
+} from './session-store';
+
+export type AuthState =
+  | { status: 'loading'; email?: undefined }
+  | { status: 'signedIn'; email: string }
+  | { status: 'signedOut'; email?: undefined };
+
+export interface AuthContextValue {
+  state: AuthState;
+  /** Ends the session on the server and reloads `/`; rejects if the server did not confirm. */
+  logout: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function toAuthState(session: SessionState): AuthState {
+  // An unreadable session answer is shown as signed out: the reader can still sign in.
+  return session.status === 'signedIn' ? { status: 'signedIn', email: session.email } : { status: session.status };
+}
+
+/**
+ * Who the reader is, for the whole app. It never holds back its children: the gate
+ * server has already decided that this HTML may be shown, so the page renders at once
+ * and only the auth-dependent bits (navbar item, login page) wait for the answer.
+ */
+export function AuthProvider({ children }: { children: ReactNode }): React.JSX.Element {
+  const session = useSyncExternalStore(subscribeSession, getSessionState, getServerSessionState);
+
+  useEffect(() => {
+    void loadSession();
+  }, []);
+
+  const value = useMemo<AuthContextValue>(() => ({ state: toAuthState(session), logout: () => logout() }), [session]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (value === null) throw new Error('useAuth() needs an <AuthProvider> above it (see src/theme/Root.tsx).');
+  return value;
+}

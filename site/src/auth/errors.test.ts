@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+
+import { firebaseErrorCode, PortalSignInError, signInErrorMessage } from './errors';
+
+/** What the Firebase SDK throws: an Error with a code, and a message that may hold user data. */
+function firebaseError(code: string): Error & { code: string; customData: { email: string } } {
+  return Object.assign(new Error(`Firebase: Error (${code}) for reader@example.com.`), {
+    code,
+    customData: { email: 'reader@example.com' },
+  });
+}
+
+const WRONG_CREDENTIALS = 'The e-mail or password is not correct.';
+
+const expected: [code: string, message: string][] = [
+  ['auth/wrong-password', WRONG_CREDENTIALS],
+  ['auth/invalid-credential', WRONG_CREDENTIALS],
+  ['auth/invalid-login-credentials', WRONG_CREDENTIALS],
+  ['auth/user-not-found', WRONG_CREDENTIALS],
+  ['auth/invalid-email', 'Enter a valid e-mail address.'],
+  ['auth/user-disabled', 'This account has been disabled. Contact Norigin Media if you need access.'],
+  ['auth/too-many-requests', 'Too many sign-in attempts. Wait a few minutes, then try again.'],
+  ['auth/network-request-failed', 'Could not reach the sign-in service. Check your connection and try again.'],
+  ['auth/popup-blocked', 'The browser blocked the GitHub sign-in window. Allow pop-ups for this site and try again.'],
+  ['auth/popup-closed-by-user', 'The GitHub sign-in window was closed before signing in finished.'],
+  ['auth/cancelled-popup-request', 'Another sign-in window was opened. Finish signing in there, or try again.'],
+  ['auth/unauthorized-domain', 'Sign-in is not enabled for this web address. Contact Norigin Media.'],
+  ['auth/operation-not-allowed', 'This way of signing in is not enabled. Try another one.'],
+  [
+    'auth/account-exists-with-different-credential',
+    'An account with this e-mail address already exists. Sign in the way you used before.',
+  ],
+  ['auth/requires-recent-login', 'For your security, sign in again.'],
+  ['auth/user-mismatch', 'That was a different account from the one signed in. Sign in again with the same account.'],
+  ['auth/email-already-in-use', 'An account with this e-mail address already exists.'],
+  ['auth/expired-action-code', 'This link has expired. Ask for a new one.'],
+  ['auth/invalid-action-code', 'This link is not valid any more. It may have been used already.'],
+  ['auth/internal-error', 'The sign-in service had a problem. Try again in a moment.'],
+];
+
+describe('signInErrorMessage', () => {
+  for (const [code, message] of expected) {
+    it(`explains ${code} in plain English`, () => {
+      expect(signInErrorMessage(firebaseError(code))).toBe(message);
+    });
+  }
+
+  it('gives a wrong password and an unknown e-mail the same message, so neither is revealed', () => {
+    expect(signInErrorMessage(firebaseError('auth/wrong-password'))).toBe(
+      signInErrorMessage(firebaseError('auth/user-not-found')),
+    );
+  });
+
+  it('falls back to a generic message with the code for a code it does not know', () => {
+    expect(signInErrorMessage(firebaseError('auth/quota-exceeded'))).toBe(
+      'Sign-in failed. Try again in a moment. (auth/quota-exceeded)',
+    );
+  });
+
+  it('never shows the raw error text, which can hold the e-mail address', () => {
+    for (const error of [firebaseError('auth/quota-exceeded'), new Error('reader@example.com: boom'), 'boom', null]) {
+      expect(signInErrorMessage(error)).not.toMatch(/reader@example\.com|boom|Firebase/);
+    }
+  });
+
+  it('falls back to a generic message for something that is not a Firebase error', () => {
+    expect(signInErrorMessage(new TypeError('Failed to fetch'))).toBe('Sign-in failed. Try again in a moment.');
+    expect(signInErrorMessage(undefined)).toBe('Sign-in failed. Try again in a moment.');
+  });
+
+  it('does not trust a code that is not a well-formed auth code', () => {
+    expect(signInErrorMessage({ code: 'auth/<b>reader@example.com</b>' })).toBe(
+      'Sign-in failed. Try again in a moment.',
+    );
+    expect(firebaseErrorCode({ code: 'storage/unknown' })).toBeNull();
+  });
+
+  it("shows the portal's own refusal as it was worded", () => {
+    expect(signInErrorMessage(new PortalSignInError('Sign-in was refused: sign-in is not recent', 401))).toBe(
+      'Sign-in was refused: sign-in is not recent',
+    );
+  });
+});

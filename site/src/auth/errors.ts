@@ -1,0 +1,63 @@
+/**
+ * The one place that turns a sign-in failure into words for the reader. Firebase errors
+ * carry a code (`auth/…`); the portal's own endpoints fail with a PortalSignInError.
+ * Nothing here imports Firebase, so the login page's first chunk stays small.
+ */
+
+/** A failure of the portal's own sign-in endpoints, with a message fit to show. */
+export class PortalSignInError extends Error {
+  /** HTTP status of the portal's answer, or null when there was no answer. */
+  readonly status: number | null;
+
+  constructor(message: string, status: number | null) {
+    super(message);
+    this.name = 'PortalSignInError';
+    this.status = status;
+  }
+}
+
+// One message for a wrong password, an unknown e-mail and Firebase's combined code, so
+// the page never tells a stranger which e-mail addresses have an account.
+const WRONG_CREDENTIALS = 'The e-mail or password is not correct.';
+
+const MESSAGES: Readonly<Record<string, string>> = {
+  'auth/wrong-password': WRONG_CREDENTIALS,
+  'auth/invalid-credential': WRONG_CREDENTIALS,
+  'auth/invalid-login-credentials': WRONG_CREDENTIALS,
+  'auth/user-not-found': WRONG_CREDENTIALS,
+  'auth/invalid-email': 'Enter a valid e-mail address.',
+  'auth/user-disabled': 'This account has been disabled. Contact Norigin Media if you need access.',
+  'auth/too-many-requests': 'Too many sign-in attempts. Wait a few minutes, then try again.',
+  'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',
+  'auth/popup-blocked': 'The browser blocked the GitHub sign-in window. Allow pop-ups for this site and try again.',
+  'auth/popup-closed-by-user': 'The GitHub sign-in window was closed before signing in finished.',
+  'auth/cancelled-popup-request': 'Another sign-in window was opened. Finish signing in there, or try again.',
+  'auth/unauthorized-domain': 'Sign-in is not enabled for this web address. Contact Norigin Media.',
+  'auth/operation-not-allowed': 'This way of signing in is not enabled. Try another one.',
+  'auth/account-exists-with-different-credential':
+    'An account with this e-mail address already exists. Sign in the way you used before.',
+  'auth/requires-recent-login': 'For your security, sign in again.',
+  'auth/user-mismatch': 'That was a different account from the one signed in. Sign in again with the same account.',
+  'auth/email-already-in-use': 'An account with this e-mail address already exists.',
+  'auth/expired-action-code': 'This link has expired. Ask for a new one.',
+  'auth/invalid-action-code': 'This link is not valid any more. It may have been used already.',
+  'auth/internal-error': 'The sign-in service had a problem. Try again in a moment.',
+};
+
+const FALLBACK = 'Sign-in failed. Try again in a moment.';
+
+/** The `auth/…` code of a Firebase error, or null for anything else. */
+export function firebaseErrorCode(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return null;
+  const { code } = error;
+  // Only a well-formed code is trusted to be free of user data (messages can hold e-mails).
+  return typeof code === 'string' && /^auth\/[a-z0-9-]+$/.test(code) ? code : null;
+}
+
+/** Plain English for a failed sign-in, safe to show: never the raw error text. */
+export function signInErrorMessage(error: unknown): string {
+  if (error instanceof PortalSignInError) return error.message;
+  const code = firebaseErrorCode(error);
+  if (code === null) return FALLBACK;
+  return MESSAGES[code] ?? `${FALLBACK} (${code})`;
+}

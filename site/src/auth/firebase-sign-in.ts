@@ -1,0 +1,183 @@
+/**
+ * Sign-in for the /login page: the Firebase JS SDK proves who the reader is, the gate
+ * server turns that proof into its own session cookie. The SDK is imported dynamically
+ * here and nowhere else, so it is fetched only when the login form asks for it and no
+ * other page's chunks contain any of it.
+ */
+import type { Auth, AuthProvider as FirebaseAuthProvider, User, UserCredential } from 'firebase/auth';
+
+import { PortalSignInError } from './errors';
+import { SESSION_PATH } from './session-store';
+
+export const AUTH_CONFIG_PATH = '/api/auth-config';
+
+/** What `GET /api/auth-config` answers: the public Firebase web config. */
+export interface AuthConfig {
+  apiKey: string;
+  authDomain: string;
+  projectId: string;
+  /** The Auth Emulator's URL in development and tests, null in production. */
+  emulatorUrl: string | null;
+}
+
+/** The SDK functions the login page uses, bound to one Auth instance. */
+interface LoginAuth {
+  auth: Auth;
+  signInWithEmailAndPassword: (auth: Auth, email: string, password: string) => Promise<UserCredential>;
+  signInWithPopup: (auth: Auth, provider: FirebaseAuthProvider) => Promise<UserCredential>;
+  newGitHubProvider: () => FirebaseAuthProvider;
+  signOut: (auth: Auth) => Promise<void>;
+}
+
+const UNAVAILABLE = 'Sign-in is not available right now. Try again in a moment.';
+const UNREACHABLE = 'Could not reach the portal. Check your connection and try again.';
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** The config from the server's answer, or null when it is not the expected shape. */
+export function parseAuthConfig(body: unknown): AuthConfig | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { apiKey, authDomain, projectId, emulatorUrl } = body as Record<string, unknown>;
+  if (!isNonEmptyString(apiKey) || !isNonEmptyString(authDomain) || !isNonEmptyString(projectId)) return null;
+  if (emulatorUrl !== null && emulatorUrl !== undefined && !isNonEmptyString(emulatorUrl)) return null;
+  return { apiKey, authDomain, projectId, emulatorUrl: emulatorUrl ?? null };
+}
+
+/** fetch() for the portal's own endpoints: a network failure becomes a message to show. */
+async function portalFetch(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { credentials: 'same-origin', cache: 'no-store', ...init });
+  } catch {
+    throw new PortalSignInError(UNREACHABLE, null);
+  }
+}
+
+async function fetchAuthConfig(): Promise<AuthConfig> {
+  const response = await portalFetch(AUTH_CONFIG_PATH, { headers: { Accept: 'application/json' } });
+  const config = response.ok ? parseAuthConfig(await response.json().catch(() => null)) : null;
+  if (config === null) throw new PortalSignInError(UNAVAILABLE, response.status);
+  return config;
+}
+
+async function createLoginAuth(): Promise<LoginAuth> {
+  // Only the named functions are taken from each module, so the bundler can leave out the
+  // rest of the SDK (phone sign-in, reCAPTCHA, the persistent storages).
+  const [config, { initializeApp }, sdk] = await Promise.all([
+    fetchAuthConfig(),
+    import('firebase/app').then(({ initializeApp }) => ({ initializeApp })),
+    import('firebase/auth').then(
+      ({
+        browserPopupRedirectResolver,
+        connectAuthEmulator,
+        GithubAuthProvider,
+        initializeAuth,
+        inMemoryPersistence,
+        signInWithEmailAndPassword,
+        signInWithPopup,
+        signOut,
+      }) => ({
+        browserPopupRedirectResolver,
+        connectAuthEmulator,
+        GithubAuthProvider,
+        initializeAuth,
+        inMemoryPersistence,
+        signInWithEmailAndPassword,
+        signInWithPopup,
+        signOut,
+      }),
+    ),
+  ]);
+  const app = initializeApp(
+    { apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId },
+    'portal-login',
+  );
+  // In-memory persistence: the gate server keeps the session in its HttpOnly cookie, so the
+  // browser stores no Firebase user or token (no IndexedDB, localStorage or sessionStorage).
+  // initializeAuth, unlike getAuth, sets up no popup support by itself: GitHub needs it.
+  const auth = sdk.initializeAuth(app, {
+    persistence: sdk.inMemoryPersistence,
+    popupRedirectResolver: sdk.browserPopupRedirectResolver,
+  });
+  if (config.emulatorUrl !== null) sdk.connectAuthEmulator(auth, config.emulatorUrl, { disableWarnings: true });
+  return {
+    auth,
+    signInWithEmailAndPassword: sdk.signInWithEmailAndPassword,
+    signInWithPopup: sdk.signInWithPopup,
+    newGitHubProvider: () => new sdk.GithubAuthProvider(),
+    signOut: sdk.signOut,
+  };
+}
+
+let loginAuth: Promise<LoginAuth> | null = null;
+
+/** The SDK, loaded and set up once; a failed attempt is forgotten so the next one retries. */
+function loadLoginAuth(): Promise<LoginAuth> {
+  loginAuth ??= createLoginAuth().catch((error: unknown) => {
+    loginAuth = null;
+    throw error;
+  });
+  return loginAuth;
+}
+
+/**
+ * Starts fetching the SDK and the config while the reader types, so that the GitHub popup
+ * can open straight from the click (browsers block pop-ups opened long after one).
+ * Failures are silent here; the sign-in that needs the SDK reports them.
+ */
+export function prepareSignIn(): void {
+  loadLoginAuth().catch(() => undefined);
+}
+
+/** The server's reason for refusing a session, in words to show the reader. */
+async function sessionRefusal(response: Response): Promise<PortalSignInError> {
+  const body: unknown = await response.json().catch(() => null);
+  const reason =
+    typeof body === 'object' && body !== null && 'error' in body && isNonEmptyString(body.error)
+      ? body.error.trim().slice(0, 200)
+      : null;
+  if (reason) return new PortalSignInError(`Sign-in was refused: ${reason}`, response.status);
+  if (response.status === 429) {
+    return new PortalSignInError('Too many sign-in attempts. Wait a minute, then try again.', response.status);
+  }
+  if (response.status === 401) return new PortalSignInError('Sign-in could not be confirmed. Sign in again.', 401);
+  return new PortalSignInError(UNAVAILABLE, response.status);
+}
+
+/** Trades the Firebase user's fresh ID token for the gate server's session cookie. */
+async function startSession(login: LoginAuth, user: User): Promise<string> {
+  try {
+    const idToken = await user.getIdToken();
+    const response = await portalFetch(SESSION_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ idToken }),
+    });
+    if (!response.ok) throw await sessionRefusal(response);
+    const body: unknown = await response.json().catch(() => null);
+    const email = typeof body === 'object' && body !== null && 'email' in body ? body.email : null;
+    return isNonEmptyString(email) ? email : (user.email ?? '');
+  } finally {
+    // The session lives in the server's cookie from here on (or was refused): drop the
+    // SDK's in-memory user either way, so no token lingers in this page.
+    await login.signOut(login.auth).catch(() => undefined);
+  }
+}
+
+/** Signs in with e-mail and password; resolves to the session's e-mail. */
+export async function signInWithEmail(email: string, password: string): Promise<string> {
+  const login = await loadLoginAuth();
+  const { user } = await login.signInWithEmailAndPassword(login.auth, email, password);
+  return startSession(login, user);
+}
+
+/**
+ * Signs in through GitHub in the SDK's popup (500×600, centred on the window); resolves
+ * to the session's e-mail.
+ */
+export async function signInWithGitHub(): Promise<string> {
+  const login = await loadLoginAuth();
+  const { user } = await login.signInWithPopup(login.auth, login.newGitHubProvider());
+  return startSession(login, user);
+}

@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { getSessionState, loadSession, logout, resetSessionStoreForTests, subscribeSession } from './session-store';
+
+function answer(status: number, body?: unknown, contentType = 'application/json'): Response {
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? {});
+  return new Response(status === 204 ? null : text, { status, headers: { 'Content-Type': contentType } });
+}
+
+beforeEach(() => resetSessionStoreForTests());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('loadSession', () => {
+  it('starts as loading, so the server-rendered HTML and the first client render agree', () => {
+    expect(getSessionState()).toEqual({ status: 'loading' });
+  });
+
+  it('asks GET /api/session with the cookie and without the HTTP cache', async () => {
+    const fetchImpl = vi.fn(async () => answer(401, { error: 'no session' }));
+    await loadSession(fetchImpl);
+    expect(fetchImpl).toHaveBeenCalledWith(
+      '/api/session',
+      expect.objectContaining({ credentials: 'same-origin', cache: 'no-store' }),
+    );
+  });
+
+  it('is signed in with the e-mail the server names', async () => {
+    await loadSession(async () => answer(200, { email: 'reader@example.com' }));
+    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com' });
+  });
+
+  it('is signed out, for certain, when the server answers 401', async () => {
+    await loadSession(async () => answer(401, { error: 'no session' }));
+    expect(getSessionState()).toEqual({ status: 'signedOut', confirmed: true });
+  });
+
+  it('is signed out, without certainty, after a network error', async () => {
+    await loadSession(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(getSessionState()).toEqual({ status: 'signedOut', confirmed: false });
+  });
+
+  it('is signed out, without certainty, when a development server answers with HTML', async () => {
+    await loadSession(async () => answer(200, '<!doctype html><html></html>', 'text/html'));
+    expect(getSessionState()).toEqual({ status: 'signedOut', confirmed: false });
+  });
+
+  it('is signed out, without certainty, when the identity service is down (503)', async () => {
+    await loadSession(async () => answer(503, { error: 'unavailable' }));
+    expect(getSessionState()).toEqual({ status: 'signedOut', confirmed: false });
+  });
+
+  it('asks the server once per page load and tells subscribers when the answer arrives', async () => {
+    const fetchImpl = vi.fn(async () => answer(200, { email: 'reader@example.com' }));
+    const listener = vi.fn();
+    subscribeSession(listener);
+    await Promise.all([loadSession(fetchImpl), loadSession(fetchImpl)]);
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('logout', () => {
+  it('posts to /api/logout and then loads the home page in full', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('window', { location: { assign } });
+    const fetchImpl = vi.fn(async () => answer(204));
+    await logout(fetchImpl);
+    expect(fetchImpl).toHaveBeenCalledWith('/api/logout', expect.objectContaining({ method: 'POST' }));
+    expect(assign).toHaveBeenCalledWith('/');
+  });
+
+  it('stays on the page and rejects when the server did not end the session', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('window', { location: { assign } });
+    await expect(logout(async () => answer(500, { error: 'boom' }))).rejects.toThrow('HTTP 500');
+    expect(assign).not.toHaveBeenCalled();
+  });
+});

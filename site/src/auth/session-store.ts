@@ -1,0 +1,98 @@
+/**
+ * The reader's session as the browser knows it, kept outside React so that the client
+ * route guard (a client module, not a component) can read it synchronously. The gate
+ * server owns the session (an HttpOnly cookie); this only mirrors what `GET /api/session`
+ * said. No Firebase code here: this module is in every page's bundle.
+ */
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signedIn'; email: string }
+  /**
+   * `confirmed` is true when the server answered 401. It is false when the answer could
+   * not be read (network error, a server without the session API, a 5xx): the navbar
+   * still offers Login, but the route guard does not send the reader away on a guess.
+   */
+  | { status: 'signedOut'; confirmed: boolean };
+
+export const SESSION_PATH = '/api/session';
+export const LOGOUT_PATH = '/api/logout';
+
+// The server renders every page before anyone is known, so the first client render must
+// say "loading" too, or hydration would not match.
+const loadingState: SessionState = { status: 'loading' };
+
+let state: SessionState = loadingState;
+let pending: Promise<SessionState> | null = null;
+const listeners = new Set<() => void>();
+
+export function getSessionState(): SessionState {
+  return state;
+}
+
+export function getServerSessionState(): SessionState {
+  return loadingState;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+function setSessionState(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/** Reads the answer of `GET /api/session`; anything unexpected counts as unknown. */
+export async function sessionStateFromResponse(response: Response): Promise<SessionState> {
+  if (response.status === 401) return { status: 'signedOut', confirmed: true };
+  if (response.status !== 200) return { status: 'signedOut', confirmed: false };
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string' && body.email) {
+      return { status: 'signedIn', email: body.email };
+    }
+  } catch {
+    // Not JSON, e.g. a development server that answers every path with the app's HTML.
+  }
+  return { status: 'signedOut', confirmed: false };
+}
+
+/**
+ * Asks the server who the reader is, once per page load (repeat calls share the answer).
+ * Never rejects: a failure leaves the reader signed out as far as the UI is concerned.
+ */
+export function loadSession(fetchImpl: typeof fetch = fetch): Promise<SessionState> {
+  pending ??= fetchImpl(SESSION_PATH, {
+    credentials: 'same-origin',
+    cache: 'no-store',
+    headers: { Accept: 'application/json' },
+  })
+    .then(sessionStateFromResponse, (): SessionState => ({ status: 'signedOut', confirmed: false }))
+    .then((next) => {
+      setSessionState(next);
+      return next;
+    });
+  return pending;
+}
+
+/**
+ * Ends the session on the server, then reloads the home page in full so that nothing a
+ * signed-in reader saw stays in this page's memory. Rejects when the server did not
+ * confirm, so the caller can say so instead of pretending the reader is signed out.
+ */
+export async function logout(fetchImpl: typeof fetch = fetch): Promise<void> {
+  const response = await fetchImpl(LOGOUT_PATH, { method: 'POST', credentials: 'same-origin', cache: 'no-store' });
+  if (!response.ok) throw new Error(`Logout failed with HTTP ${response.status}`);
+  window.location.assign('/');
+}
+
+/** Forgets the loaded state; for tests only, a page never needs it. */
+export function resetSessionStoreForTests(): void {
+  state = loadingState;
+  pending = null;
+  listeners.clear();
+}
