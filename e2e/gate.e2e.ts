@@ -68,6 +68,29 @@ test.describe('an anonymous reader', () => {
     expect(sawPrivate).toBe(false);
   });
 
+  test('loads the Firebase SDK on the login page only', async ({ page }) => {
+    const scripts = new Map<string, string>();
+    page.on('response', async (response) => {
+      // Scripts the page runs and chunks Docusaurus prefetches for links on it.
+      if (new URL(response.url()).pathname.endsWith('.js') && response.ok()) {
+        scripts.set(new URL(response.url()).pathname, await response.text().catch(() => ''));
+      }
+    });
+    const firebaseScripts = (): string[] =>
+      [...scripts].filter(([, text]) => text.includes('identitytoolkit.googleapis.com')).map(([path]) => path);
+    for (const path of ['/', '/docs/', '/docs/Norigin-Spatial-Navigation/']) {
+      await page.goto(path);
+      await hydrated(page);
+    }
+    // Let link prefetching settle: those chunks would be loaded on the next click.
+    await page.waitForTimeout(1000);
+    expect(scripts.size).toBeGreaterThan(3);
+    expect(firebaseScripts()).toEqual([]);
+    await page.goto('/login');
+    await hydrated(page);
+    await expect.poll(firebaseScripts).not.toEqual([]);
+  });
+
   test('finds only public pages in the sitemap', async ({ request }) => {
     const xml = await (await request.get('/sitemap.xml')).text();
     const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1] ?? '').pathname).sort();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SESSION_COOKIE } from './app.js';
+import { loggerOptions } from './logging.js';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite, PRIVATE_CANARY } from './test/test-site.js';
@@ -362,6 +363,31 @@ describe('the gate server', () => {
       expect((await app.inject({ method: 'POST', url: '/api/logout', headers: { origin: ORIGIN } })).statusCode).toBe(
         204,
       );
+    });
+  });
+
+  describe('logs', () => {
+    it('record requests and sessions as JSON lines without cookies or tokens', async () => {
+      const lines: string[] = [];
+      const { app: logged } = await testApp(siteDir, {}, loggerOptions('debug', { write: (line) => lines.push(line) }));
+      try {
+        const reader = await readers.create();
+        const idToken = await readers.signIn(reader.email, reader.password);
+        const cookie = await signInCookie(logged, idToken);
+        await logged.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+        await logged.inject({ url: PRIVATE_PAGE, headers: { cookie: `${SESSION_COOKIE}=tampered` } });
+        await logged.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+        const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(records.some((record) => record.msg === 'session started')).toBe(true);
+        expect(records.some((record) => record.msg === 'incoming request')).toBe(true);
+        const all = lines.join('\n');
+        const cookieValue = decodeURIComponent(cookie.slice(SESSION_COOKIE.length + 1));
+        for (const secret of [idToken, cookieValue, cookieValue.split('.')[1] as string, 'tampered']) {
+          expect(all).not.toContain(secret);
+        }
+      } finally {
+        await logged.close();
+      }
     });
   });
 

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { loggerOptions } from './logging.js';
 
 let config: Config;
 try {
@@ -14,14 +15,7 @@ let app;
 try {
   app = await buildApp({
     config,
-    logger: {
-      level: process.env.LOG_LEVEL ?? 'info',
-      // Structured logs never carry credentials, even if a serializer is added later.
-      redact: {
-        paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'idToken', '*.idToken'],
-        censor: '[redacted]',
-      },
-    },
+    logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
   });
 } catch (error) {
   console.error(`Cannot start the portal: ${(error as Error).message}`);

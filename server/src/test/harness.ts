@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 
 import { buildApp, SESSION_COOKIE } from '../app.js';
@@ -11,6 +11,7 @@ export const ORIGIN = 'http://localhost:80';
 export async function testApp(
   siteDir: string,
   env: Record<string, string> = {},
+  logger?: FastifyServerOptions['logger'],
 ): Promise<{ app: FastifyInstance; readers: EmulatorReaders }> {
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST ?? inject('emulatorHost');
   const config = loadConfig({
@@ -22,7 +23,7 @@ export async function testApp(
     SESSION_SECRET: 'test-secret-for-every-gate-server-in-this-run',
     ...env,
   });
-  const app = await buildApp({ config });
+  const app = await buildApp({ config, logger });
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
 }
 
