@@ -4,6 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from './chromium';
 import { freePort } from './free-port';
+import { E2E_SESSION_SECRET } from './security/lib';
 
 assertChromiumInstalled();
 
@@ -44,8 +45,10 @@ export default defineConfig({
       dependencies: ['sign-in'],
       use: { ...browser, storageState: readerState },
     },
-    // Signing in and out, the gate as anonymous readers meet it, and leak checks.
-    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'canary.e2e.ts'], use: browser },
+    // Signing in and out, and the gate as anonymous readers meet it.
+    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts'], use: browser },
+    // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
+    { name: 'security', testMatch: 'security/*.security.ts', use: browser },
   ],
   webServer: {
     command: 'node ../server/dist/server.js',
@@ -57,7 +60,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       SITE_DIR: fileURLToPath(new URL('../site/build', import.meta.url)),
       FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${process.env.E2E_EMULATOR_PORT}`,
-      SESSION_SECRET: 'e2e-only-secret-for-the-gate-server-cookies',
+      SESSION_SECRET: E2E_SESSION_SECRET,
       // Browser tests sign in many times from one address.
       SESSION_RATE_LIMIT: '10000',
       // Short, so a disabled reader is seen within the test; the default is 60 s.

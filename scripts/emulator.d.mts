@@ -18,6 +18,8 @@ export interface RunningEmulator {
   port: number;
   hubPort: number;
   loggingPort: number;
+  /** Leader of the emulator's own process group. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,8 @@ export declare function startAuthEmulator(options?: {
   projectId?: string;
   quiet?: boolean;
   timeoutMs?: number;
+  importDir?: string;
+  exportOnExit?: string;
 }): Promise<RunningEmulator>;
 export declare function readSeed(seedFile?: string): DemoReader[];
 export declare function seedReaders(host: string, projectId?: string, readers?: DemoReader[]): Promise<DemoReader[]>;

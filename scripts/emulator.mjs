@@ -65,6 +65,9 @@ export async function startAuthEmulator({
   projectId = DEFAULT_PROJECT_ID,
   quiet = true,
   timeoutMs = 60_000,
+  // Keep the readers across a restart: export them when the emulator stops, import them when it starts.
+  importDir,
+  exportOnExit,
 } = {}) {
   if (!projectId.startsWith('demo-')) {
     throw new Error(`The emulator project id must start with "demo-" (got "${projectId}"), so it stays offline.`);
@@ -87,9 +90,23 @@ export async function startAuthEmulator({
       },
     }),
   );
+  const persistence = [
+    ...(importDir ? ['--import', importDir] : []),
+    ...(exportOnExit ? ['--export-on-exit', exportOnExit] : []),
+  ];
   const child = spawn(
     process.execPath,
-    [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId, '--config', 'firebase.json'],
+    [
+      firebaseBin,
+      'emulators:start',
+      '--only',
+      'auth',
+      '--project',
+      projectId,
+      '--config',
+      'firebase.json',
+      ...persistence,
+    ],
     {
       cwd: workDir,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,7 +154,7 @@ export async function startAuthEmulator({
         } catch {
           child.kill('SIGKILL');
         }
-      }, 5000).unref();
+      }, 15_000).unref();
     });
     return stopped;
   };
@@ -147,7 +164,7 @@ export async function startAuthEmulator({
     await stop();
     throw error;
   }
-  return { host, projectId, port, hubPort, loggingPort, stop, child };
+  return { host, projectId, port, hubPort, loggingPort, pid: child.pid, stop, child };
 }
 
 /** Reads the demo readers from the seed file in the repository. */

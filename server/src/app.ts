@@ -156,6 +156,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return origin === `${protocol}://${request.host}`;
   };
 
+  /** Runs before the body is even parsed, so a cross-site request learns nothing from validation errors. */
+  const requireSameOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!sameOrigin(request)) {
+      await reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .send({ error: 'Cross-origin requests are not allowed' });
+    }
+  };
+
   app.get('/healthz', async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files }),
   );
@@ -180,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.post(
     '/api/session',
     {
+      onRequest: requireSameOrigin,
       config: { rateLimit: { max: config.session.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
         body: {
@@ -192,7 +203,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      if (!sameOrigin(request)) return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
       const { idToken } = request.body as { idToken: string };
       try {
         const { cookie: value, reader } = await identity.startSession(idToken);
@@ -217,9 +227,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  app.post('/api/logout', async (request, reply) => {
+  app.post('/api/logout', { onRequest: requireSameOrigin }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    if (!sameOrigin(request)) return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
     const raw = request.cookies[SESSION_COOKIE];
     const value = raw ? request.unsignCookie(raw) : undefined;
     clearSession(request, reply);

@@ -73,9 +73,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function classify(error: unknown): RejectedTokenError | IdentityUnavailableError {
+/**
+ * The Admin SDK reports a failure to fetch Google's public keys as `auth/argument-error`,
+ * like a bad token; its message is the fetch error. That is the service being unreachable,
+ * not the reader's cookie being wrong, so it must not sign anyone out.
+ */
+const KEY_FETCH_FAILURE =
+  /fetching public keys|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|socket hang up|network|timed? ?out/i;
+
+export function classify(error: unknown): RejectedTokenError | IdentityUnavailableError {
   const code = codeOf(error);
-  if (code && REJECTIONS.has(code)) return new RejectedTokenError(code.replace(/^auth\//, ''));
+  const message = error instanceof Error ? error.message : '';
+  if (code && REJECTIONS.has(code) && !KEY_FETCH_FAILURE.test(message)) {
+    return new RejectedTokenError(code.replace(/^auth\//, ''));
+  }
   return new IdentityUnavailableError(error);
 }
 
