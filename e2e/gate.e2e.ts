@@ -49,8 +49,13 @@ test.describe('an anonymous reader', () => {
   });
 
   test('following a link to a private page goes to sign in without showing it', async ({ page }) => {
+    // Once the page knows the reader is signed out, the guard sends them to sign in before
+    // any private code is fetched. (Clicked earlier, the private chunks are refused with 401
+    // and the page reloads into the server's redirect: the same end, with console errors.)
+    const sessionChecked = page.waitForResponse((response) => response.url().endsWith('/api/session'));
     await page.goto('/docs/');
     await hydrated(page);
+    await sessionChecked;
     // The private page's heading must never appear, not even for a moment.
     let sawPrivate = false;
     await page.exposeFunction('reportPrivateHeading', () => {

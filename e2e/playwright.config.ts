@@ -46,7 +46,7 @@ export default defineConfig({
       use: { ...browser, storageState: readerState },
     },
     // Signing in and out, and the gate as anonymous readers meet it.
-    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts'], use: browser },
+    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'search.e2e.ts'], use: browser },
     // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
     { name: 'security', testMatch: 'security/*.security.ts', use: browser },
   ],

@@ -57,7 +57,11 @@ const config: Config = {
 
   // Keeps a signed-out reader's in-app navigation away from private pages (the gate server
   // enforces the same policy on every request).
-  clientModules: ['./src/clientModules/route-guard.ts', './src/clientModules/prefetch-gate.ts'],
+  clientModules: [
+    './src/clientModules/route-guard.ts',
+    './src/clientModules/prefetch-gate.ts',
+    './src/clientModules/search-highlight.ts',
+  ],
 
   presets: [
     [
@@ -109,6 +113,8 @@ const config: Config = {
         { to: '/blog', label: 'Blog', position: 'left' },
         { href: site.codeHostingUrl, label: 'GitHub', position: 'right' },
         { type: 'localeDropdown', position: 'right' },
+        // Full-text search (Pagefind), gated like the pages: src/components/SearchBar.
+        { type: 'custom-search', position: 'right' },
         // Login / Logout: the portal's own item, registered in src/theme/NavbarItem/ComponentTypes.tsx.
         { type: 'custom-authItem', position: 'right' },
       ],

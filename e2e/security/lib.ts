@@ -15,6 +15,22 @@ export interface RawResponse {
 }
 
 /**
+ * The text of a body, looking inside gzip too: the search engine's index and fragment
+ * files (`.pf_*`, `.pagefind`) are gzip-compressed, so a leak there is only visible unpacked.
+ */
+export function searchableText(body: string): string {
+  const bytes = Buffer.from(body, 'latin1');
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      return body + gunzipSync(bytes).toString('latin1');
+    } catch {
+      return body;
+    }
+  }
+  return body;
+}
+
+/**
  * One HTTP/1.1 request with the path sent exactly as given: no URL parsing, no dot-segment
  * removal, no re-encoding (fetch would tidy the very tricks the crawl tries). Bodies are
  * decompressed the way a browser would.

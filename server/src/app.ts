@@ -44,7 +44,15 @@ function contentSecurityPolicy(config: Config, site: Site): Record<string, strin
     defaultSrc: ["'self'"],
     // Inline scripts are Docusaurus' colour-mode and announcement-bar scripts, allowed by
     // hash; apis.google.com serves the iframe helper Firebase's popup sign-in uses.
-    scriptSrc: ["'self'", ...site.inlineScriptHashes.map((hash) => `'${hash}'`), 'https://apis.google.com'],
+    // 'wasm-unsafe-eval' lets the search engine (Pagefind) compile its WebAssembly; it
+    // does not allow eval() of JavaScript.
+    scriptSrc: [
+      "'self'",
+      ...site.inlineScriptHashes.map((hash) => `'${hash}'`),
+      "'wasm-unsafe-eval'",
+      'https://apis.google.com',
+    ],
+    workerSrc: ["'self'", 'blob:'],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'", 'data:'],

@@ -12,6 +12,7 @@ import { normalizeRoute } from '@portal/access';
 
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestEntry } from './manifest.js';
 import { computePublicFiles } from './public-files.js';
+import { buildSearchIndexes } from './search-index.js';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -35,6 +36,7 @@ const contentTypes: Record<string, string> = {
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',
   '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
 };
 const compressible = /\.(html|js|css|json|xml|xsl|txt|svg|map|ico)$/i;
 
@@ -77,6 +79,10 @@ export async function prepareSite(buildDir: string, generatedDir: string): Promi
       .filter((entry) => entry.isFile() && /\.(br|gz)$/.test(entry.name))
       .map((entry) => rm(join(entry.parentPath, entry.name))),
   );
+  const pages = (await listFiles(buildDir))
+    .filter((url) => url.endsWith('/index.html'))
+    .map((url) => ({ url: url.slice(0, -'index.html'.length), file: url.slice(1) }));
+  await buildSearchIndexes(buildDir, pages);
   const files = await listFiles(buildDir);
   const { urls: publicUrls } = await computePublicFiles({ buildDir, generatedDir, files });
   return writeManifest(buildDir, publicUrls);

@@ -200,7 +200,10 @@ export async function computePublicFiles(inputs: PublicFileInputs): Promise<Publ
     }
   }
 
-  // 4. Files every visitor and crawler may fetch.
+  // 4. The search bundle over public pages only (the one over every page stays private).
+  for (const url of inputs.files) if (url.startsWith('/search/public/')) add(url);
+
+  // 5. Files every visitor and crawler may fetch.
   for (const url of ['/robots.txt', '/sitemap.xml', '/img/favicon.svg', '/favicon.ico']) add(url);
   return { urls, routes: routes.sort() };
 }

@@ -2,8 +2,10 @@
 // Docusaurus's website adds its `custom-*` items.
 import ComponentTypes from '@theme-original/NavbarItem/ComponentTypes';
 import NavbarAuthItem from '@site/src/components/NavbarAuthItem';
+import SearchBar from '@site/src/components/SearchBar';
 
 export default {
   ...ComponentTypes,
   'custom-authItem': NavbarAuthItem,
+  'custom-search': SearchBar,
 };

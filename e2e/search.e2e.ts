@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { Page } from '@playwright/test';
+
+import { expect, hydrated, test } from './fixtures';
+import { demoReader, emulatorReaders } from './readers';
+
+const docsDir = fileURLToPath(new URL('../site/docs/', import.meta.url));
+const buildDir = fileURLToPath(new URL('../site/build/', import.meta.url));
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.mdx?$/.test(file))
+    .map((file) => join(dir, file));
+}
+
+const allMarkdown = (): string[] => [
+  ...markdownFiles(docsDir),
+  ...markdownFiles(fileURLToPath(new URL('../site/blog/', import.meta.url))),
+];
+
+/** A word of a private doc that no other doc or post contains, with that doc's title and path. */
+function uniqueWordOfAPrivateDoc(): { word: string; title: string; path: string } {
+  const files = allMarkdown();
+  const texts = new Map(files.map((file) => [file, readFileSync(file, 'utf8').toLowerCase()]));
+  const candidates = markdownFiles(docsDir).filter(
+    (file) => !file.includes('Norigin-Spatial-Navigation') && !file.endsWith('intro.md'),
+  );
+  for (const file of candidates) {
+    // Prose only: no front matter, code, tables, headings or images.
+    const source = readFileSync(file, 'utf8');
+    const prose = source
+      .replace(/^---[\s\S]*?---/, '')
+      .replace(/```[\s\S]*?```/g, '')
+      .replace(/`[^`]*`/g, '')
+      .split('\n')
+      .filter((line) => !/^\s*(\||#|<|:::|!\[)/.test(line))
+      .join('\n');
+    // The search engine stems words, so no other page may share even the first seven letters.
+    const word = [...new Set(prose.match(/\b[a-z]{8,}\b/g) ?? [])].find((candidate) =>
+      files.every((other) => other === file || !texts.get(other)?.includes(candidate.slice(0, 7))),
+    );
+    if (!word) continue;
+    const title = /^title:\s*(.+)$/m.exec(source)?.[1]?.replace(/^['"]|['"]$/g, '') ?? '';
+    const id = file.slice(docsDir.length).replace(/\.mdx?$/, '');
+    const path = id.endsWith('README') ? `/docs/${id.slice(0, -'README'.length)}` : `/docs/${id}`;
+    return { word, title, path };
+  }
+  throw new Error('no private doc has a word of its own');
+}
+
+async function signIn(page: Page, baseURL: string): Promise<void> {
+  const idToken = await emulatorReaders.signIn(demoReader.email, demoReader.password);
+  const response = await page.request.post('/api/session', { data: { idToken }, headers: { origin: baseURL } });
+  expect(response.status()).toBe(200);
+}
+
+async function openSearch(page: Page, how: 'shortcut' | 'slash' | 'click' = 'shortcut'): Promise<void> {
+  await hydrated(page);
+  if (how === 'click')
+    await page
+      .getByRole('button', { name: /^Search/ })
+      .first()
+      .click();
+  else if (how === 'slash') await page.keyboard.press('/');
+  else await page.keyboard.press('Control+k');
+  await expect(page.getByRole('dialog', { name: 'Search the documentation' })).toBeVisible();
+}
+
+const results = (page: Page) => page.getByRole('list', { name: 'Search results' });
+
+test.describe('a signed-in reader', () => {
+  test('finds a private page by a word only it has, and opens it with the word highlighted', async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page, String(baseURL));
+    const { word, title, path } = uniqueWordOfAPrivateDoc();
+    await page.goto('/docs/');
+    await openSearch(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill(word);
+    const hit = results(page).getByRole('link').filter({ hasText: title }).first();
+    await expect(hit).toBeVisible();
+    await expect(hit.locator('mark').first()).toHaveText(new RegExp(word, 'i'));
+    await hit.click();
+    await expect(page).toHaveURL(new RegExp(`${path.replace(/[.]/g, '\\.')}\\?highlight=${word}$`));
+    await expect(
+      page
+        .locator('article mark')
+        .filter({ hasText: new RegExp(`^${word}$`, 'i') })
+        .first(),
+    ).toBeVisible();
+  });
+
+  test('finds the DASH adapter by "dash.js", API names in code, and prefixes as they type', async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page, String(baseURL));
+    await page.goto('/');
+    await openSearch(page, 'click');
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await box.fill('dash.js');
+    await expect(results(page).getByRole('link').filter({ hasText: 'player-adapter-dash.js' }).first()).toBeVisible();
+    await box.fill('usefocusable');
+    await expect(results(page).getByRole('link').first()).toBeVisible();
+    await box.fill('virtualis');
+    await expect(results(page).getByRole('link').filter({ hasText: 'Layout Engine' }).first()).toBeVisible();
+    await box.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});
+
+test.describe('a signed-out reader', () => {
+  test('finds public pages only, and is told that signing in searches the rest', async ({ page }) => {
+    await page.goto('/docs/');
+    await openSearch(page, 'slash');
+    await expect(page.getByRole('dialog').getByText('You are searching the public pages only.')).toBeVisible();
+    await expect(page.getByRole('dialog').getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+      'href',
+      '/login?next=%2Fdocs%2F',
+    );
+    await page.getByRole('searchbox', { name: 'Search' }).fill('useFocusable');
+    const links = results(page).locator('a');
+    await expect(links.first()).toBeVisible();
+    const hrefs = await links.evaluateAll((anchors) =>
+      anchors.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+    );
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href, href).toMatch(/^\/docs\/(Norigin-Spatial-Navigation\/.*)?$/i);
+    // A word only a private page has never leads to that page (parts of it may match public text).
+    const secret = uniqueWordOfAPrivateDoc();
+    await page.getByRole('searchbox', { name: 'Search' }).fill(secret.word);
+    await expect(page.getByRole('status')).not.toHaveText('Searching…');
+    const afterSecret = await links.evaluateAll((anchors) =>
+      anchors.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+    );
+    for (const href of afterSecret) expect(href, href).toMatch(/^\/docs\/(Norigin-Spatial-Navigation\/.*)?$/i);
+    expect(afterSecret).not.toContain(secret.path);
+  });
+
+  test('is refused every file of the index that covers private pages', async ({ request }) => {
+    const files = readdirSync(join(buildDir, 'search', 'all'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+      .map((entry) => '/' + join(entry.parentPath, entry.name).slice(buildDir.length));
+    expect(files.length).toBeGreaterThan(10);
+    for (const path of files) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(401);
+      expect(await response.body(), path).toHaveLength(0);
+    }
+    // The public bundle is readable, and none of its files name a private page.
+    const publicEntry = await request.get('/search/public/pagefind-entry.json');
+    expect(publicEntry.status()).toBe(200);
+  });
+});

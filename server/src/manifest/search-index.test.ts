@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+
+import { canonicalPath, isSearchable } from './search-index.js';
+
+describe('which pages the search indexes', () => {
+  it.each([
+    ['a doc', 'docs-wrapper plugin-docs docs-doc-page docs-doc-id-layout-engine/README', true],
+    ['a blog post', 'blog-wrapper blog-post-page plugin-blog', true],
+    ['a Markdown page', 'mdx-wrapper mdx-page plugin-pages', true],
+    ['a generated category index', 'docs-wrapper plugin-docs docs-version-current docs-doc-page', false],
+    ['the blog list', 'blog-wrapper blog-list-page plugin-blog', false],
+    ['the home page', 'plugin-pages plugin-id-default', false],
+  ])('%s: %s', (_name, classes, expected) => {
+    expect(
+      isSearchable(`<!doctype html><html lang=en class="${classes}" data-has-hydrated=false><body>x</body></html>`),
+    ).toBe(expected);
+  });
+});
+
+describe('the URL a result links to', () => {
+  it('is the canonical path of the page, with or without a trailing slash as the site has it', () => {
+    expect(
+      canonicalPath(
+        '<link data-rh=true rel=canonical href=http://localhost:3000/docs/Spat-Nav/Detailed_README_SpatNav />',
+      ),
+    ).toBe('/docs/Spat-Nav/Detailed_README_SpatNav');
+    expect(canonicalPath('<link rel="canonical" href="https://docs.example.com/docs/layout-engine/">')).toBe(
+      '/docs/layout-engine/',
+    );
+    expect(canonicalPath('<link rel=alternate href=/blog/rss.xml>')).toBeNull();
+  });
+});

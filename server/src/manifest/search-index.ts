@@ -1,0 +1,97 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { isPublicRoute } from '@portal/access';
+import * as pagefind from 'pagefind';
+
+/** Where the two search bundles go in the build: one over every page, one over public pages only. */
+export const SEARCH_ALL_DIR = 'search/all';
+export const SEARCH_PUBLIC_DIR = 'search/public';
+
+/** Parts of a page that are not its text: anchors, breadcrumbs, the mobile TOC, pager, buttons. */
+const EXCLUDE = [
+  '.hash-link',
+  '.theme-doc-breadcrumbs',
+  '.theme-doc-toc-mobile',
+  '.theme-doc-footer',
+  '.theme-doc-version-badge',
+  '.pagination-nav',
+  'button',
+  'nav',
+];
+
+export interface SearchPage {
+  /** URL path of the page (`/docs/layout-engine/`). */
+  url: string;
+  /** Path of its HTML file relative to the build directory. */
+  file: string;
+}
+
+/** Pages worth finding: docs, blog posts and Markdown pages, not listings or generated indexes. */
+export function isSearchable(html: string): boolean {
+  const classes = /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1] ?? '';
+  return /\bdocs-doc-id-|\bblog-post-page\b|\bmdx-page\b/.test(classes);
+}
+
+/** The page's own URL path from its canonical link (`/docs/Spat-Nav/Detailed_README_SpatNav`, no slash added). */
+export function canonicalPath(html: string): string | null {
+  const href = /<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']?([^"'\s>]+)/.exec(html)?.[1];
+  if (!href) return null;
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return null;
+  }
+}
+
+async function writeIndex(buildDir: string, pages: { url: string; html: string }[], outDir: string): Promise<number> {
+  const { index, errors } = await pagefind.createIndex({
+    rootSelector: 'article',
+    excludeSelectors: EXCLUDE,
+    forceLanguage: 'en',
+  });
+  if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
+  for (const page of pages) {
+    const added = await index.addHTMLFile({ url: page.url, content: page.html });
+    if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page.url}: ${added.errors.join('; ')}`);
+  }
+  const written = await index.writeFiles({ outputPath: join(buildDir, outDir) });
+  if (written.errors.length > 0) throw new Error(`Pagefind could not write ${outDir}: ${written.errors.join('; ')}`);
+  // The portal has its own search dialog; Pagefind's ready-made interfaces are not served.
+  for (const file of await readdir(join(buildDir, outDir))) {
+    if (/^pagefind-(ui|component-ui|modular-ui)\./.test(file)) await rm(join(buildDir, outDir, file));
+  }
+  return pages.length;
+}
+
+/**
+ * Builds the search indexes from the pages' server-rendered HTML (the full text, never an
+ * empty shell): `search/all` over every searchable page, for signed-in readers, and
+ * `search/public` over the public ones only, for everyone. The gate treats the first as
+ * private and the second as public.
+ */
+export async function buildSearchIndexes(
+  buildDir: string,
+  pages: readonly SearchPage[],
+): Promise<{ all: number; public: number }> {
+  await rm(join(buildDir, 'search'), { recursive: true, force: true });
+  const searchable: { url: string; html: string }[] = [];
+  for (const page of pages) {
+    const html = await readFile(join(buildDir, page.file), 'utf8');
+    // Table cells and list items end without a space; without one their words would run
+    // together in the index and the snippets ("propTypeDefault").
+    if (!isSearchable(html)) continue;
+    searchable.push({ url: canonicalPath(html) ?? page.url, html: html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>') });
+  }
+  try {
+    const all = await writeIndex(buildDir, searchable, SEARCH_ALL_DIR);
+    const open = await writeIndex(
+      buildDir,
+      searchable.filter((page) => isPublicRoute(page.url)),
+      SEARCH_PUBLIC_DIR,
+    );
+    return { all, public: open };
+  } finally {
+    await pagefind.close();
+  }
+}
