@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
 import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/emulator.mjs';
+import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,22 +43,7 @@ async function startGate(emulatorHost) {
 
 async function signIn(emulatorHost, baseURL) {
   const reader = readSeed().find((r) => r.password && !r.disabled);
-  const response = await fetch(
-    `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: reader.email, password: reader.password, returnSecureToken: true }),
-    },
-  );
-  const { idToken } = await response.json();
-  const session = await fetch(`${baseURL}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({ idToken }),
-  });
-  if (!session.ok) throw new Error(`sign-in failed: ${session.status}`);
-  return session.headers.get('set-cookie').split(';')[0];
+  return startSession(baseURL, await signInWithPassword(emulatorHost, reader.email, reader.password));
 }
 
 buildServer();

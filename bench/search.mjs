@@ -6,14 +6,7 @@ import { join } from 'node:path';
 
 import { chromium } from '@playwright/test';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 
 /** Words readers type: package names with dots and dashes, API names, prefixes, phrases. */
 export const QUERIES = [
@@ -67,10 +60,7 @@ export function bundleBytes(buildDir, prefix) {
 }
 
 export async function measureSearch({ baseURL, cookie, buildDir, repeats = 5 }) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const context = await browser.newContext();
     const [name, value] = cookie.split('=');

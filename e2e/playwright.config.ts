@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, devices } from '@playwright/test';
 
-import { assertChromiumInstalled, chromiumArgs, chromiumPath } from './chromium';
+import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { freePort } from './free-port';
 import { E2E_SESSION_SECRET } from './security/lib';
 

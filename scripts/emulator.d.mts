@@ -37,3 +37,10 @@ export declare function startAuthEmulator(options?: {
 }): Promise<RunningEmulator>;
 export declare function readSeed(seedFile?: string): DemoReader[];
 export declare function seedReaders(host: string, projectId?: string, readers?: DemoReader[]): Promise<DemoReader[]>;
+/** An administrator call to the emulator's Identity Toolkit API (`/accounts`, `/accounts:update`, …). */
+export declare function emulatorRequest(
+  host: string,
+  projectId: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>>;

@@ -174,7 +174,8 @@ export function readSeed(seedFile = DEFAULT_SEED_FILE) {
   return seed.readers;
 }
 
-async function emulatorRequest(host, projectId, path, body) {
+/** An administrator call to the emulator's Identity Toolkit API (`/accounts`, `/accounts:update`, …). */
+export async function emulatorRequest(host, projectId, path, body) {
   const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/projects/${projectId}${path}`, {
     method: 'POST',
     // The emulator accepts this fixed bearer token for administrator calls.

@@ -2,34 +2,24 @@ import { expect, test } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { startSession } from '../../scripts/portal-client.mjs';
 import { demoReader, emulatorReaders } from '../readers';
 import { rawRequest, sessionClaims, signForGate, unsignedSessionCookie } from './lib';
 import { recordFigure } from './record';
 
 const PRIVATE_PAGE = '/docs/layout-engine/';
 const PRIVATE_TEXT = 'Component registry'; // a heading of the private page
-let privateAsset = '';
+/** A private file that is not a page: the blog feed. */
+const privateAsset = '/blog/rss.xml';
 let cookie = '';
 let baseURL = '';
 
 // eslint-disable-next-line no-empty-pattern -- Playwright passes test info second; no fixture is needed
 test.beforeAll(async ({}, testInfo) => {
   baseURL = String(testInfo.project.use.baseURL);
-  const idToken = await emulatorReaders.signIn(demoReader.email, demoReader.password);
-  const response = await rawRequest(baseURL, {
-    method: 'POST',
-    path: '/api/session',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({ idToken }),
-  });
-  expect(response.status).toBe(200);
-  cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
-  // A private chunk: the page's own content chunk, named in no public file.
-  const manifest = (await (await fetch(`${baseURL}/healthz`)).json()) as { files: number };
-  expect(manifest.files).toBeGreaterThan(100);
+  cookie = await startSession(baseURL, await emulatorReaders.signIn(demoReader.email, demoReader.password));
   const html = (await rawRequest(baseURL, { path: PRIVATE_PAGE, headers: { cookie } })).body;
   expect(html).toContain(PRIVATE_TEXT);
-  privateAsset = '/blog/rss.xml';
 });
 
 test.describe('methods and headers', () => {

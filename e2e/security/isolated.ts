@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { freePort, seedReaders, startAuthEmulator, type RunningEmulator } from '../../scripts/emulator.mjs';
+import { signInWithPassword, startSession } from '../../scripts/portal-client.mjs';
 import { E2E_SESSION_SECRET, rawRequest } from './lib';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -83,23 +84,7 @@ export class IsolatedPortal {
 
   /** Signs the demo reader in through the session API; returns the cookie header value. */
   async signIn(email = 'reader@norigin.example', password = 'tv-apps-2025'): Promise<string> {
-    const response = await fetch(
-      `http://${this.emulator?.host}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password, returnSecureToken: true }),
-      },
-    );
-    const { idToken } = (await response.json()) as { idToken: string };
-    const session = await rawRequest(this.baseURL, {
-      method: 'POST',
-      path: '/api/session',
-      headers: { 'content-type': 'application/json', origin: this.baseURL },
-      body: JSON.stringify({ idToken }),
-    });
-    if (session.status !== 200) throw new Error(`sign-in failed: ${session.status} ${session.body}`);
-    return String(session.headers['set-cookie']).split(';')[0] ?? '';
+    return startSession(this.baseURL, await signInWithPassword(String(this.emulator?.host), email, password));
   }
 
   async stop(): Promise<void> {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 
 import { freePort } from '../free-port';
+import { startSession } from '../../scripts/portal-client.mjs';
 import { demoReader, emulatorReaders } from '../readers';
 import { full, rawRequest, searchableText } from './lib';
 import { recordFigure } from './record';
@@ -121,13 +122,7 @@ test('the canaries are in the build, and a signed-in reader reads them', async (
       where,
     ).toBe(true);
   }
-  const idToken = await emulatorReaders.signIn(demoReader.email, demoReader.password);
-  const session = await fetch(`${baseURL}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseURL },
-    body: JSON.stringify({ idToken }),
-  });
-  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = await startSession(baseURL, await emulatorReaders.signIn(demoReader.email, demoReader.password));
   const page = await (await fetch(`${baseURL}/docs/layout-engine/`, { headers: { cookie } })).text();
   for (const sentence of [canaries.heading, canaries.body, canaries.code, canaries.alt])
     expect(page).toContain(sentence);

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
+import { emulatorRequest } from '../../../scripts/emulator.mjs';
+import { signInWithPassword } from '../../../scripts/portal-client.mjs';
+
 /** Administrator and client calls to the Auth Emulator's REST API, as Firebase clients make them. */
 export class EmulatorReaders {
   constructor(
@@ -7,18 +10,8 @@ export class EmulatorReaders {
     readonly projectId: string,
   ) {}
 
-  private async call(path: string, body: unknown, admin = true): Promise<Record<string, unknown>> {
-    const url = path.startsWith('/v1/accounts:')
-      ? `http://${this.host}/identitytoolkit.googleapis.com${path}?key=demo-api-key`
-      : `http://${this.host}/identitytoolkit.googleapis.com/v1/projects/${this.projectId}${path}`;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(admin ? { authorization: 'Bearer owner' } : {}) },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-    return json;
+  private call(path: string, body: unknown): Promise<Record<string, unknown>> {
+    return emulatorRequest(this.host, this.projectId, path, body);
   }
 
   /** A new reader of its own, so tests that revoke or disable never touch each other. */
@@ -31,12 +24,7 @@ export class EmulatorReaders {
 
   /** Signs in as the browser SDK does and returns the fresh ID token. */
   async signIn(email: string, password: string): Promise<string> {
-    const json = await this.call(
-      '/v1/accounts:signInWithPassword',
-      { email, password, returnSecureToken: true },
-      false,
-    );
-    return json.idToken as string;
+    return signInWithPassword(this.host, email, password);
   }
 
   async disable(uid: string): Promise<void> {
