@@ -13,6 +13,7 @@ export default tseslint.config(
       'e2e/test-results/',
       'e2e/playwright-report/',
       'e2e/.canary/',
+      'bench/.work/',
     ],
   },
   js.configs.recommended,

@@ -1,97 +1,187 @@
-// `npm run bench` (and `npm run bench -- --quick`): builds what is stale, starts the Auth
-// Emulator and the gate server on free ports, measures, and writes bench/results/latest.json
-// and the table in PERFORMANCE.md. Absolute figures are reported, never asserted.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run bench` (full) and `npm run bench -- --quick`: every figure is a ratio against a
+// peer measured in the same run, interleaved, median of several runs. Absolute figures are
+// reported beside the ratios and never asserted. Writes bench/results/latest.json and the
+// tables in PERFORMANCE.md. See PERFORMANCE.md for what each peer is.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
+import { assertChromiumInstalled } from '../scripts/chromium.mjs';
 import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/emulator.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
+import { measureBuilds } from './build.mjs';
+import { buildPeers, DOC_PATH, measureClient } from './client.mjs';
+import { measureGate, startNginx, twinSite } from './gate.mjs';
+import { ensureTools, root, startGate, workDir } from './lib.mjs';
+import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (part) => !only || only.includes(part);
 const buildDir = join(root, 'site', 'build');
+const started = Date.now();
+const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
-async function startGate(emulatorHost) {
-  const port = await freePort();
-  const server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SITE_DIR: buildDir,
-      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
-      SESSION_RATE_LIMIT: '1000',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${baseURL}/healthz`)).ok) return { server, baseURL };
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the gate server did not start');
-}
+// How much of everything: the full run stays under 20 minutes and --quick under 5 on the
+// 2-core machine this was written on. --quick measures the 2,000-page growth build only in
+// the full run (it alone takes about two minutes there).
+const plan = quick
+  ? { buildRounds: 1, growth: [500], loads: 3, gateRounds: 2, gateSeconds: 2, lighthouseRuns: 1, searchRepeats: 3 }
+  : {
+      buildRounds: 3,
+      growth: [500, 2000],
+      loads: 15,
+      gateRounds: 5,
+      gateSeconds: 5,
+      lighthouseRuns: 5,
+      searchRepeats: 10,
+    };
 
-async function signIn(emulatorHost, baseURL) {
-  const reader = readSeed().find((r) => r.password && !r.disabled);
-  return startSession(baseURL, await signInWithPassword(emulatorHost, reader.email, reader.password));
-}
-
+const tools = ensureTools();
+assertChromiumInstalled();
 buildServer();
 buildSiteIfStale();
+mkdirSync(workDir, { recursive: true });
+
+const results = {
+  meta: {
+    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    measuredAt: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    quick,
+  },
+};
+
+// Builds first, while nothing else runs.
+if (wanted('build')) {
+  log(`Build: portal with Faster vs webpack × ${plan.buildRounds}, then ${plan.growth.join(' and ')} generated pages`);
+  Object.assign(results, await measureBuilds({ rounds: plan.buildRounds, growth: plan.growth, log }));
+}
+
 const emulator = await startAuthEmulator({
   port: await freePort(),
   hubPort: await freePort(),
   loggingPort: await freePort(),
 });
-let gate;
+// One secret for every gate server this run starts, so one session works on all of them.
+const gateEnv = { SESSION_SECRET: randomBytes(32).toString('hex') };
+const stoppers = [];
 try {
   await seedReaders(emulator.host, emulator.projectId);
-  gate = await startGate(emulator.host);
-  const cookie = await signIn(emulator.host, gate.baseURL);
-  console.log(`Measuring search (${QUERIES.length} queries × ${quick ? 3 : 10} rounds)…`);
-  const search = await measureSearch({ baseURL: gate.baseURL, cookie, buildDir, repeats: quick ? 3 : 10 });
-
-  const results = {
-    meta: {
-      command: `npm run bench${quick ? ' -- --quick' : ''}`,
-      measuredAt: new Date().toISOString(),
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-    },
-    ...search,
-  };
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', 'latest.json'), JSON.stringify(results, null, 2) + '\n');
-  console.log(JSON.stringify(results, null, 2));
-
-  const table = [
-    '| figure | value |',
-    '|---|---|',
-    `| search query, p50 (\`search.query_p50_ms\`) | ${search['search.query_p50_ms']} ms |`,
-    `| search query, p95 (\`search.query_p95_ms\`, goal < 30 ms) | ${search['search.query_p95_ms']} ms |`,
-    `| queries measured | ${search['search.queries_measured']} |`,
-    `| first query of a page load, with loading the engine and index (\`search.first_query_cold_ms\`) | ${search['search.first_query_cold_ms']} ms |`,
-    `| index a signed-in reader downloaded for all queries (\`search.downloaded_bytes\`) | ${(search['search.downloaded_bytes'] / 1024).toFixed(1)} KiB |`,
-    `| whole index over every page, compressed (\`search.index_compressed_bytes\`) | ${(search['search.index_compressed_bytes'] / 1024).toFixed(1)} KiB in ${search['search.index_files']} files |`,
-    `| whole index over public pages, compressed | ${(search['search.public_index_compressed_bytes'] / 1024).toFixed(1)} KiB |`,
-  ].join('\n');
-  const performance = join(root, 'PERFORMANCE.md');
-  const text = readFileSync(performance, 'utf8');
-  const updated = text.replace(
-    /<!-- search:start -->[\s\S]*<!-- search:end -->/,
-    `<!-- search:start -->\nMeasured ${results.meta.measuredAt.slice(0, 10)} with \`${results.meta.command}\` on ${results.meta.machine}.\n\n${table}\n<!-- search:end -->`,
+  const reader = readSeed().find((r) => r.password && !r.disabled);
+  const portal = await startGate({ siteDir: buildDir, emulatorHost: emulator.host, env: gateEnv });
+  stoppers.push(portal.stop);
+  const cookie = await startSession(
+    portal.baseURL,
+    await signInWithPassword(emulator.host, reader.email, reader.password),
   );
-  writeFileSync(performance, updated);
+
+  // The peer builds serve the client figures and the Lighthouse comparison of the doc page.
+  let peers = null;
+  if (wanted('client') || wanted('lighthouse')) {
+    log('Peers: ungated and client-guard builds of the same sources');
+    const authConfig = await (await fetch(`${portal.baseURL}/api/auth-config`)).json();
+    const builds = await buildPeers({ authConfig, log });
+    peers = { builds };
+    peers.ungated = await startGate({ siteDir: builds.ungated, emulatorHost: emulator.host, env: gateEnv });
+    stoppers.push(peers.ungated.stop);
+    peers.guard = await startGate({ siteDir: builds['client-guard'], emulatorHost: emulator.host, env: gateEnv });
+    stoppers.push(peers.guard.stop);
+  }
+
+  if (wanted('client')) {
+    log(`Client: JS weight and LCP of ${DOC_PATH}, ${plan.loads} cold loads each`);
+    Object.assign(
+      results,
+      await measureClient({
+        targets: {
+          portal: { baseURL: portal.baseURL, buildDir, cookie },
+          ungated: { baseURL: peers.ungated.baseURL, buildDir: peers.builds.ungated },
+          'client-guard': { baseURL: peers.guard.baseURL, buildDir: peers.builds['client-guard'] },
+        },
+        reader,
+        runs: plan.loads,
+        log,
+      }),
+    );
+  }
+
+  if (wanted('lighthouse')) {
+    const { measureLighthouse, PAGES } = await import('./lighthouse.mjs');
+    log(`Lighthouse: 3 pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`);
+    Object.assign(
+      results,
+      await measureLighthouse({
+        baseURL: portal.baseURL,
+        cookie,
+        runs: plan.lighthouseRuns,
+        peers: { doc_ungated: { baseURL: peers.ungated.baseURL, path: PAGES.doc } },
+        log,
+      }),
+    );
+    for (const form of ['desktop', 'mobile']) {
+      const portalScore = results[`lighthouse.doc.${form}.performance`];
+      const peerScore = results[`lighthouse.doc_ungated.${form}.performance`];
+      results[`lighthouse.doc.${form}.performance_vs_ungated`] = Math.round((portalScore / peerScore) * 1000) / 1000;
+    }
+  }
+
+  if (peers) {
+    await peers.ungated.stop();
+    await peers.guard.stop();
+  }
+
+  if (wanted('gate')) {
+    log(`Gate: private vs public vs nginx, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`);
+    const twin = await startGate({ siteDir: twinSite(buildDir, DOC_PATH), emulatorHost: emulator.host, env: gateEnv });
+    const nginx = await startNginx(tools.nginx, buildDir);
+    try {
+      Object.assign(
+        results,
+        await measureGate({
+          gateURL: twin.baseURL,
+          nginxURL: nginx.baseURL,
+          cookie,
+          docPath: DOC_PATH,
+          wrkPath: tools.wrk,
+          rounds: plan.gateRounds,
+          seconds: plan.gateSeconds,
+          log,
+        }),
+      );
+    } finally {
+      await twin.stop();
+      await nginx.stop();
+    }
+  }
+
+  if (wanted('search')) {
+    log(`Search: ${QUERIES.length} queries × ${plan.searchRepeats} rounds`);
+    Object.assign(
+      results,
+      await measureSearch({ baseURL: portal.baseURL, cookie, buildDir, repeats: plan.searchRepeats }),
+    );
+  }
 } finally {
-  gate?.server.kill('SIGTERM');
+  for (const stop of stoppers) await stop();
   await emulator.stop();
 }
+
+results.meta.seconds = Math.round((Date.now() - started) / 1000);
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const resultsFile = join(root, 'bench', 'results', only ? 'partial.json' : 'latest.json');
+writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
+if (!only) {
+  const performance = join(root, 'PERFORMANCE.md');
+  writeFileSync(performance, await renderPerformance(readFileSync(performance, 'utf8'), results));
+  for (const dir of ['build-portal', 'peer-ungated', 'peer-client-guard', 'gate-site', 'nginx']) {
+    if (existsSync(join(workDir, dir))) rmSync(join(workDir, dir), { recursive: true, force: true });
+  }
+}
+log(`Done in ${results.meta.seconds} s: ${resultsFile}${only ? '' : ' and PERFORMANCE.md'}`);

@@ -133,18 +133,24 @@ test.describe('signing out and losing access', () => {
     await expect(page).toHaveURL(/\/login\?next=/);
   });
 
-  test('a reader disabled while reading is signed out', async ({ page }) => {
-    const reader = await emulatorReaders.create();
-    await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
-    await signInWithEmail(page, reader.email, reader.password);
-    await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`));
-    await emulatorReaders.disable(reader.uid);
-    // The gate trusts a verified cookie for SESSION_CACHE_TTL_SECONDS (2 s in this run).
-    await expect(async () => {
-      await page.goto('/docs/whitelabel/');
-      await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2Fwhitelabel%2F$/, { timeout: 1000 });
-    }).toPass({ timeout: 10_000 });
-    const cookies = await page.context().cookies();
-    expect(cookies.filter((cookie) => cookie.name === '__session')).toEqual([]);
+  test.describe('while the session ends', () => {
+    // A page whose HTML was served just before the verification cache expired may have its
+    // chunks refused (401) a moment later; the runtime reports that as a failed chunk.
+    test.use({ allowedConsoleErrors: /Loading chunk \d+ failed|Refused to execute script from .* MIME type/ });
+
+    test('a reader disabled while reading is signed out', async ({ page }) => {
+      const reader = await emulatorReaders.create();
+      await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
+      await signInWithEmail(page, reader.email, reader.password);
+      await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`));
+      await emulatorReaders.disable(reader.uid);
+      // The gate trusts a verified cookie for SESSION_CACHE_TTL_SECONDS (2 s in this run).
+      await expect(async () => {
+        await page.goto('/docs/whitelabel/');
+        await expect(page).toHaveURL(/\/login\?next=%2Fdocs%2Fwhitelabel%2F$/, { timeout: 1000 });
+      }).toPass({ timeout: 10_000 });
+      const cookies = await page.context().cookies();
+      expect(cookies.filter((cookie) => cookie.name === '__session')).toEqual([]);
+    });
   });
 });

@@ -38,7 +38,8 @@ const config: Config = {
       mdx1CompatDisabledByDefault: true,
     },
     // Rspack, SWC, Lightning CSS and SSG worker threads: the build budget depends on it.
-    faster: true,
+    // `PORTAL_BUNDLER=webpack` turns it off; only the benchmark's peer build does that.
+    faster: process.env.PORTAL_BUNDLER !== 'webpack',
   },
 
   i18n: {

@@ -118,6 +118,7 @@ export class Identity {
   readonly app: App;
   readonly auth: Auth;
   private readonly cache: LRUCache<string, CachedSession>;
+  private readonly keys = new LRUCache<string, string>({ max: 10_000 });
   /**
    * Cookies logged out on this server, until they expire. Firebase revokes by the second,
    * so a cookie minted in the same second as its logout would otherwise still pass.
@@ -152,8 +153,14 @@ export class Identity {
     return withTimeout(promise, this.options.timeoutMs ?? 5000);
   }
 
-  private static key(cookie: string): string {
-    return createHash('sha256').update(cookie).digest('base64url');
+  /** Cache key of a session cookie: its SHA-256, remembered for the cookies seen lately. */
+  private key(cookie: string): string {
+    let key = this.keys.get(cookie);
+    if (key === undefined) {
+      key = createHash('sha256').update(cookie).digest('base64url');
+      this.keys.set(cookie, key);
+    }
+    return key;
   }
 
   /** Verifies a fresh ID token from the login page and mints a session cookie for it. */
@@ -183,7 +190,7 @@ export class Identity {
 
   /** Checks a session cookie: signature, expiry, revocation, disabled or deleted account. */
   async checkSession(cookie: string): Promise<SessionCheck> {
-    const key = Identity.key(cookie);
+    const key = this.key(cookie);
     if (this.ended.has(key)) return { state: 'invalid', reason: 'logged out' };
     const cached = this.cache.get(key);
     if (cached) return { state: 'valid', reader: cached.reader };
@@ -206,7 +213,7 @@ export class Identity {
    * refresh tokens, so every session cookie minted before now stops working everywhere.
    */
   async endSession(cookie: string): Promise<Reader | null> {
-    const key = Identity.key(cookie);
+    const key = this.key(cookie);
     this.cache.delete(key);
     let decoded;
     try {

@@ -9,16 +9,9 @@ import {
   type SessionState,
 } from './session-store';
 
-export type AuthState =
-  | { status: 'loading'; email?: undefined }
-  | { status: 'signedIn'; email: string }
-  | { status: 'signedOut'; email?: undefined };
+import type { AuthContextValue, AuthState } from './auth-state';
 
-export interface AuthContextValue {
-  state: AuthState;
-  /** Ends the session on the server and reloads `/`; rejects if the server did not confirm. */
-  logout: () => Promise<void>;
-}
+export type { AuthContextValue, AuthState };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 

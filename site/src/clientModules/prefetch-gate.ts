@@ -5,6 +5,12 @@
  * errors. This wraps the runtime's `prefetch` and `preload` so private routes are
  * fetched only for a signed-in reader; while the session check is still in flight the
  * requests wait for its answer instead of being lost.
+ *
+ * Prefetching is speculative, so it also waits for an idle moment, one route per idle
+ * callback: Docusaurus starts it from the links' IntersectionObserver, all visible links
+ * in one task, and matching a route and adding its `<link rel="prefetch">` elements for
+ * a dozen links made a long task during the page load (Lighthouse `total-blocking-time`).
+ * Preloading (hover, navigation) is never delayed.
  */
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import { isPublicRoute } from '@portal/access';
@@ -19,13 +25,26 @@ interface DocusaurusRuntime {
 
 const waiting: (() => void)[] = [];
 
-function gated(load: RouteLoader): RouteLoader {
+/** Runs `work` when the main thread is idle (at the latest after a second). */
+function whenIdle(work: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: 1000 });
+  else window.setTimeout(work, 1);
+}
+
+/** `load` for a signed-in reader or a public route; `defer` postpones it to an idle moment. */
+function gated(load: RouteLoader, defer: boolean): RouteLoader {
+  const run: RouteLoader = defer
+    ? (routePath) => {
+        whenIdle(() => void load(routePath));
+        return true;
+      }
+    : load;
   return (routePath) => {
     const path = routePath.split(/[?#]/, 1)[0] ?? routePath;
-    if (isPublicRoute(path)) return load(routePath);
+    if (isPublicRoute(path)) return run(routePath);
     const session = getSessionState();
-    if (session.status === 'signedIn') return load(routePath);
-    if (session.status === 'loading') waiting.push(() => void load(routePath));
+    if (session.status === 'signedIn') return run(routePath);
+    if (session.status === 'loading') waiting.push(() => void run(routePath));
     return false;
   };
 }
@@ -33,7 +52,7 @@ function gated(load: RouteLoader): RouteLoader {
 function wrap(runtime: unknown): unknown {
   const candidate = runtime as Partial<DocusaurusRuntime> | undefined;
   if (!candidate || typeof candidate.prefetch !== 'function' || typeof candidate.preload !== 'function') return runtime;
-  return { ...candidate, prefetch: gated(candidate.prefetch), preload: gated(candidate.preload) };
+  return { ...candidate, prefetch: gated(candidate.prefetch, true), preload: gated(candidate.preload, false) };
 }
 
 if (ExecutionEnvironment.canUseDOM) {

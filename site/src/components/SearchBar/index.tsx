@@ -113,7 +113,9 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
         type="button"
         className={clsx(mobile ? 'menu__link' : 'navbar__item', styles.trigger, className)}
         onClick={() => setOpen(true)}
-        aria-label="Search (Ctrl+K)"
+        // No aria-label: the name is the visible text, "Search Ctrl K" (WCAG 2.5.3, Lighthouse
+        // `label-content-name-mismatch`); on narrow screens "Search" is only visually hidden.
+        aria-keyshortcuts="Control+K Meta+K /"
         aria-haspopup="dialog"
       >
         <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
@@ -123,7 +125,12 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
           />
         </svg>
         <span className={styles.label}>Search</span>
-        {!mobile && <kbd className={styles.kbd}>Ctrl K</kbd>}
+        {!mobile && (
+          <>
+            {' '}
+            <kbd className={styles.kbd}>Ctrl K</kbd>
+          </>
+        )}
       </button>
       {open && (
         <div

@@ -1,0 +1,176 @@
+// The benchmark's own logic: statistics, the generated site, wrk's report, the gate's twin
+// page and the PERFORMANCE.md tables. The measurements themselves run in `npm run bench`.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { buildPhases } from './build.mjs';
+import { parseWrk, TWIN_PATH, twinSite } from './gate.mjs';
+import { generateDocs, GENERATED_DIR } from './generate-docs.mjs';
+import { median, percentile, rewrite } from './lib.mjs';
+import { renderPerformance } from './report.mjs';
+
+const temp = [];
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  temp.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temp.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('statistics', () => {
+  it('takes the median of odd and even counts without reordering the input', () => {
+    const values = [9, 1, 5];
+    expect(median(values)).toBe(5);
+    expect(values).toEqual([9, 1, 5]);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 95)).toBe(95);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it('refuses to edit a copy whose text has changed', () => {
+    expect(rewrite('a b c', 'b', 'x', 'b')).toBe('a x c');
+    expect(() => rewrite('a b c', 'z', 'x', 'the z')).toThrow(/cannot find the z/);
+  });
+});
+
+describe("Docusaurus's build phases", () => {
+  it('reads the bundling and static-rendering times, in seconds, from the perf logger', () => {
+    const output = [
+      '[PERF] Build > en > Bundling with rspack - 24.13 seconds! - (Heap 88mb -> 168mb)',
+      '[PERF] Build > en > SSG > Thread pool - 13.94 seconds! - (Heap 259mb -> 263mb)',
+      '[PERF] Build > en > SSG - 850.5 ms - (Heap 256mb -> 263mb)',
+    ].join('\n');
+    expect(buildPhases(output)).toEqual({ bundleS: 24.1, ssgS: 0.9 });
+    expect(buildPhases('[SUCCESS] Generated static files')).toEqual({ bundleS: null, ssgS: null });
+  });
+});
+
+describe('generated docs', () => {
+  it('writes the asked number of pages in sidebar groups whose links all resolve', () => {
+    const docs = tempDir();
+    generateDocs(docs, 120);
+    const base = join(docs, GENERATED_DIR);
+    const groups = readdirSync(base).sort();
+    expect(groups).toEqual(['group-01', 'group-02', 'group-03']);
+    const pages = groups.flatMap((group) =>
+      readdirSync(join(base, group))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join(base, group, name)),
+    );
+    expect(pages).toHaveLength(120);
+    for (const page of pages) {
+      const text = readFileSync(page, 'utf8');
+      expect(text).toMatch(/^---\ntitle: /);
+      for (const [, target] of text.matchAll(/\]\(([^)]+\.md)\)/g)) {
+        expect(existsSync(resolve(dirname(page), target)), `${page} links to ${target}`).toBe(true);
+      }
+    }
+    expect(JSON.parse(readFileSync(join(base, 'group-03', '_category_.json'), 'utf8')).label).toBe('Recipes 101–120');
+  });
+
+  it('replaces an earlier, larger set', () => {
+    const docs = tempDir();
+    generateDocs(docs, 120);
+    generateDocs(docs, 10);
+    expect(readdirSync(join(docs, GENERATED_DIR))).toEqual(['group-01']);
+  });
+});
+
+const WRK_REPORT = `Running 5s test @ http://127.0.0.1:4000/docs/x/
+  1 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     2.10ms    1.05ms  30.12ms   90.00%
+    Req/Sec    15.20k     1.01k   16.90k    70.00%
+  Latency Distribution
+     50%    1.87ms
+     75%    2.30ms
+     90%    3.10ms
+     99%  812.00us
+  75612 requests in 5.00s, 850.10MB read
+Requests/sec:  15119.42
+Transfer/sec:    170.00MB
+`;
+
+describe("wrk's report", () => {
+  it('gives requests/s and the p50 and p99 latency in milliseconds', () => {
+    expect(parseWrk(WRK_REPORT, 'u')).toEqual({ rps: 15119.42, p50: 1.87, p99: 0.812 });
+    expect(parseWrk(WRK_REPORT.replace('1.87ms', '1.20s'), 'u').p50).toBe(1200);
+  });
+
+  it('fails the run when any answer was an error or a socket failed', () => {
+    expect(() => parseWrk(WRK_REPORT + '  Non-2xx or 3xx responses: 12\n', 'u')).toThrow(/failed requests/);
+    expect(() => parseWrk(WRK_REPORT + '  Socket errors: connect 0, read 3, write 0, timeout 0\n', 'u')).toThrow();
+    expect(() => parseWrk('garbage', 'u')).toThrow(/unexpected/);
+  });
+});
+
+describe("the gate's twin page", () => {
+  function build(access) {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'docs', 'a'), { recursive: true });
+    writeFileSync(join(dir, 'docs', 'a', 'index.html'), '<p>private</p>');
+    writeFileSync(join(dir, '404.html'), 'missing');
+    const page = { url: '/docs/a/', file: 'docs/a/index.html', contentType: 'text/html', size: 14, etag: '"x"' };
+    const manifest = {
+      version: 1,
+      entries: {
+        '/docs/a': { ...page, kind: 'page', access, immutable: false },
+        '/404.html': { ...page, url: '/404.html', file: '404.html', kind: 'file', access: 'public', immutable: false },
+      },
+      notFound: '/404.html',
+      inlineScriptHashes: [],
+    };
+    writeFileSync(join(dir, 'portal-manifest.json'), JSON.stringify(manifest));
+    return dir;
+  }
+
+  it('is a public entry naming the private page’s own file, and leaves the build alone', () => {
+    const source = build('private');
+    const before = readFileSync(join(source, 'portal-manifest.json'), 'utf8');
+    const dir = twinSite(source, '/docs/a/', join(tempDir(), 'site'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'portal-manifest.json'), 'utf8'));
+    const twin = manifest.entries[TWIN_PATH.replace(/\/$/, '')];
+    expect(twin).toMatchObject({ file: 'docs/a/index.html', access: 'public', kind: 'page', etag: '"x"' });
+    expect(manifest.entries['/docs/a'].access).toBe('private');
+    expect(readFileSync(join(dir, 'docs', 'a', 'index.html'), 'utf8')).toBe('<p>private</p>');
+    expect(readFileSync(join(source, 'portal-manifest.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a page that is already public', () => {
+    expect(() => twinSite(build('public'), '/docs/a/', join(tempDir(), 'site'))).toThrow(/not a private page/);
+  });
+});
+
+describe('PERFORMANCE.md tables', () => {
+  const meta = { measuredAt: '2026-11-22T08:00:00.000Z', command: 'npm run bench', machine: 'test', seconds: 600 };
+
+  it('replaces only the results section and marks each goal met or missed', async () => {
+    const text = '# Performance\n\nIntro.\n\n<!-- results:start -->\n\nstale-table\n\n<!-- results:end -->\n\nAfter.\n';
+    const out = await renderPerformance(text, {
+      meta,
+      'build.faster_vs_webpack_wall': 0.3,
+      'gate.private_vs_public_rps': 0.7,
+      'search.query_p95_ms': 12,
+    });
+    expect(out).toContain('Intro.');
+    expect(out).toContain('After.');
+    expect(out).not.toContain('stale-table');
+    expect(out).toMatch(/`build\.faster_vs_webpack_wall` +\|[^\n]*\| 0\.3 +\| ≤ 0\.40 +\| yes/);
+    expect(out).toMatch(/`gate\.private_vs_public_rps` +\|[^\n]*\| 0\.7 +\| ≥ 0\.80 +\| \*\*no\*\*/);
+    expect(out).toMatch(/`client\.lcp_vs_ungated` +\|[^\n]*not measured/);
+  });
+
+  it('refuses a file that lost its markers', async () => {
+    await expect(renderPerformance('# Performance\n', { meta })).rejects.toThrow(/markers/);
+  });
+});

@@ -1,0 +1,194 @@
+// What the gate costs per request: requests/s and latency for a private doc page with a
+// valid session, against the same server's public page of the same bytes, and against
+// nginx (Debian's package) serving the same file from the same build. Load comes from wrk
+// in a second process (one thread); the three targets are measured in rotating order.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { normalizeRoute } from '@portal/access';
+
+import { freePort } from '../scripts/emulator.mjs';
+import { median, round, stopChild, workDir } from './lib.mjs';
+
+export const TWIN_PATH = '/bench-public-twin/';
+
+/**
+ * A site folder for the gate that is the portal's build plus one public page, the "twin",
+ * whose file is the private doc page's own file: the same bytes served with and without the
+ * session check. The build's files are linked, not copied; only the manifest differs.
+ */
+export function twinSite(buildDir, docPath, dir = join(workDir, 'gate-site')) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(buildDir)) {
+    if (name !== 'portal-manifest.json') symlinkSync(join(buildDir, name), join(dir, name));
+  }
+  const manifest = JSON.parse(readFileSync(join(buildDir, 'portal-manifest.json'), 'utf8'));
+  const page = manifest.entries[normalizeRoute(docPath)];
+  if (!page || page.access !== 'private' || page.kind !== 'page') {
+    throw new Error(`${docPath} is not a private page of the build; pick another doc page in bench/client.mjs`);
+  }
+  manifest.entries[normalizeRoute(TWIN_PATH)] = { ...page, url: TWIN_PATH, access: 'public' };
+  writeFileSync(join(dir, 'portal-manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+/** nginx on loopback over `rootDir`, one worker (the gate is one Node.js process), no access log. */
+export async function startNginx(nginxPath, rootDir) {
+  const dir = join(workDir, 'nginx');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'tmp'), { recursive: true });
+  const port = await freePort();
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((name) => `  ${name}_temp_path ${join(dir, 'tmp', name)};`)
+    .join('\n');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  open_file_cache max=1000 inactive=60s;
+  # The build step's .gz files, the same bytes the gate sends for Accept-Encoding: gzip.
+  gzip_static on;
+  types { text/html html; text/javascript js; text/css css; }
+  default_type application/octet-stream;
+${temp}
+  server {
+    listen 127.0.0.1:${port};
+    root ${rootDir};
+    index index.html;
+    location / { try_files $uri $uri/ =404; }
+  }
+}
+`,
+  );
+  const check = spawnSync(nginxPath, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    encoding: 'utf8',
+  });
+  if (check.status !== 0) throw new Error(`nginx refused the benchmark's configuration:\n${check.stderr}`);
+  const child = spawn(nginxPath, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(baseURL + '/');
+      return {
+        baseURL,
+        // SIGQUIT: nginx's graceful stop.
+        stop: () => stopChild(child, 'SIGQUIT'),
+      };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nginx did not start; see ${join(dir, 'error.log')}`);
+}
+
+function toMs(value) {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(value);
+  if (!match) throw new Error(`wrk printed a latency it cannot read: ${value}`);
+  return Number(match[1]) * { us: 0.001, ms: 1, s: 1000, m: 60000 }[match[2]];
+}
+
+/** Requests/s and p50/p99 (ms) from wrk's `--latency` report; throws on failed requests. */
+export function parseWrk(out, url) {
+  if (/Non-2xx or 3xx responses/.test(out) || /Socket errors/.test(out)) {
+    throw new Error(`wrk saw failed requests against ${url}:\n${out}`);
+  }
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out);
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out);
+  if (!rps || !p50 || !p99) throw new Error(`wrk printed something unexpected:\n${out}`);
+  return { rps: Number(rps[1]), p50: toMs(p50[1]), p99: toMs(p99[1]) };
+}
+
+/** One wrk run; throws when any answer was not 2xx/3xx or a socket failed. */
+function runWrk(wrkPath, url, { seconds, connections, headers }) {
+  return new Promise((resolve, reject) => {
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+    for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+    const child = spawn(wrkPath, [...args, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrk exited with ${code}:\n${out}`));
+      try {
+        resolve(parseWrk(out, url));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** Checks that each target answers 200 with the very same body before anything is timed. */
+async function sameBodies(targets) {
+  let reference = null;
+  for (const target of targets) {
+    const response = await fetch(target.url, { headers: target.headers, redirect: 'manual' });
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) throw new Error(`${target.name} (${target.url}) answered ${response.status}`);
+    const sent = response.headers.get('content-encoding') ?? 'identity';
+    const wanted = target.headers['Accept-Encoding'] ?? 'identity';
+    if (sent !== wanted) throw new Error(`${target.name} answered with ${sent}, not ${wanted}`);
+    if (reference && !reference.equals(body)) throw new Error(`${target.name} served different bytes`);
+    reference ??= body;
+  }
+  return reference.length;
+}
+
+export async function measureGate({ gateURL, nginxURL, cookie, docPath, wrkPath, rounds, seconds, log }) {
+  // Browsers always send Accept-Encoding; gzip is the encoding both servers have
+  // precompressed (nginx from Debian has no brotli), so all three send the same bytes.
+  const encoding = { 'Accept-Encoding': 'gzip' };
+  const targets = [
+    { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie } },
+    { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
+    { name: 'nginx', url: nginxURL + docPath, headers: encoding },
+  ];
+  const bytes = await sameBodies(targets);
+  const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
+  if (anonymous.status !== 302) throw new Error(`the private page answered ${anonymous.status} without a session`);
+  const connections = 32;
+  for (const target of targets) await runWrk(wrkPath, target.url, { seconds: 2, connections, headers: target.headers });
+  const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + r) % targets.length];
+      runs[target.name].push(await runWrk(wrkPath, target.url, { seconds, connections, headers: target.headers }));
+    }
+    log(
+      `  load ${r + 1}/${rounds}: ` + targets.map((t) => `${t.name} ${Math.round(runs[t.name][r].rps)}/s`).join(', '),
+    );
+  }
+  const stat = (name, key) => median(runs[name].map((run) => run[key]));
+  return {
+    'gate.page_bytes': bytes,
+    'gate.encoding': encoding['Accept-Encoding'],
+    'gate.private_rps': Math.round(stat('private', 'rps')),
+    'gate.public_rps': Math.round(stat('public', 'rps')),
+    'gate.nginx_rps': Math.round(stat('nginx', 'rps')),
+    'gate.private_vs_public_rps': round(stat('private', 'rps') / stat('public', 'rps'), 3),
+    'gate.private_vs_nginx_rps': round(stat('private', 'rps') / stat('nginx', 'rps'), 3),
+    'gate.private_p50_ms': round(stat('private', 'p50'), 2),
+    'gate.private_p99_ms': round(stat('private', 'p99'), 2),
+    'gate.public_p50_ms': round(stat('public', 'p50'), 2),
+    'gate.public_p99_ms': round(stat('public', 'p99'), 2),
+    'gate.nginx_p50_ms': round(stat('nginx', 'p50'), 2),
+    'gate.nginx_p99_ms': round(stat('nginx', 'p99'), 2),
+    'gate.connections': connections,
+    'gate.seconds_per_run': seconds,
+    'gate.rounds': rounds,
+  };
+}

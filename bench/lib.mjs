@@ -1,0 +1,201 @@
+// Helpers the benchmark's parts share: statistics, timing a command with the peak memory
+// of its whole process tree, copies of the site's sources to build elsewhere, and the
+// gate server started on a free port.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { freePort } from '../scripts/emulator.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Scratch space for copies and builds; gitignored, emptied part by part as the bench needs. */
+export const workDir = join(root, 'bench', '.work');
+
+/**
+ * The private doc page every part measures: a package README with long code samples, a
+ * table of contents and the full docs sidebar (the heaviest kind of page the portal has).
+ */
+export const DOC_PATH = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function round(value, digits = 2) {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/** Resident memory (bytes) of a process and all its descendants, read from /proc. */
+function treeRss(rootPid) {
+  const parents = new Map();
+  const rss = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(name), Number(fields[1]));
+      rss.set(Number(name), Number(fields[21]) * 4096);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p = pid; p > 1; p = parents.get(p) ?? 0) {
+      if (p === rootPid) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/**
+ * Runs a command to completion and reports its wall time and the peak resident memory of
+ * its process tree (sampled every 50 ms). Output goes to `logFile`'s caller via `onOutput`.
+ */
+export function timeCommand(command, args, { cwd, env, label }) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, treeRss(child.pid));
+    }, 50);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearInterval(sampler);
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) {
+        reject(new Error(`${label ?? command} failed (${signal ?? `exit ${code}`}):\n${output.slice(-4000)}`));
+        return;
+      }
+      resolve({ wallMs, peakRssBytes: peak, output });
+    });
+  });
+}
+
+const SITE_SOURCES = [
+  'blog',
+  'docs',
+  'src',
+  'static',
+  'docusaurus.config.ts',
+  'sidebars.ts',
+  'site.facts.json',
+  'package.json',
+  'tsconfig.json',
+];
+
+/**
+ * A copy of the site's sources (no build output, no caches) at `dest`, emptied first. It
+ * sits inside the repository, so packages resolve from the root node_modules as they do
+ * for `site/`.
+ */
+export function copySiteSources(dest) {
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  for (const name of SITE_SOURCES) cpSync(join(root, 'site', name), join(dest, name), { recursive: true });
+  return dest;
+}
+
+/** Replaces `from` with `to` in a file's text; throws if `from` is not there (the site changed). */
+export function rewrite(text, from, to, what) {
+  if (!text.includes(from)) throw new Error(`The benchmark cannot find ${what} to change; update bench/ to match.`);
+  return text.replace(from, to);
+}
+
+export const docusaurusBin = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
+
+/** Sends `signal` to a child process and resolves once it has exited (at once if it has). */
+export function stopChild(child, signal) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+/** Starts the gate server over `siteDir` on a free port and waits for /healthz. */
+export async function startGate({ siteDir, emulatorHost, env = {} }) {
+  const port = await freePort();
+  const server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SITE_DIR: siteDir,
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+      SESSION_RATE_LIMIT: '1000',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (server.exitCode !== null) throw new Error(`the gate server over ${siteDir} exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).ok) {
+        return {
+          baseURL,
+          pid: server.pid,
+          stop: () => stopChild(server, 'SIGTERM'),
+        };
+      }
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  server.kill('SIGKILL');
+  throw new Error('the gate server did not start');
+}
+
+/** Debian packages the bench runs beside the portal; installed with apt-get when missing and allowed. */
+const TOOLS = [
+  { command: 'nginx', paths: ['/usr/sbin/nginx'], pkg: 'nginx' },
+  { command: 'wrk', paths: ['/usr/bin/wrk'], pkg: 'wrk' },
+];
+
+/** Absolute paths of nginx and wrk, installing them from Debian's packages if this is root. */
+export function ensureTools() {
+  const found = {};
+  const missing = [];
+  for (const tool of TOOLS) {
+    const path = tool.paths.find((p) => existsSync(p));
+    if (path) found[tool.command] = path;
+    else missing.push(tool);
+  }
+  if (missing.length === 0) return found;
+  const packages = missing.map((t) => t.pkg);
+  const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+  if (!canInstall) {
+    throw new Error(
+      `The benchmark needs ${packages.join(' and ')} (Debian packages). Install them: sudo apt-get install -y ${packages.join(' ')}`,
+    );
+  }
+  console.log(`Installing ${packages.join(', ')} from Debian's packages (apt-get)…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+  if (install.status !== 0) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    const again = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    if (again.status !== 0) throw new Error(`apt-get could not install ${packages.join(' ')}`);
+  }
+  return ensureTools();
+}

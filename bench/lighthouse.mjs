@@ -1,0 +1,160 @@
+// Lighthouse scores (performance, accessibility, best practices, SEO) of the home page, a
+// doc page and a blog post, on desktop and mobile, as a signed-in reader. Lighthouse 12
+// (13 needs Node 22) drives Debian's Chromium through chrome-launcher with the project's
+// flags; throttling is Lighthouse's default simulation. Runs interleave (every page and
+// form factor once per round) so that a slow moment of the machine does not land on one
+// page only; each figure is the median over the rounds.
+//   node bench/lighthouse.mjs <baseURL> <cookie> [runs]   prints the result as JSON
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+
+import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { DOC_PATH, median } from './lib.mjs';
+
+export const PAGES = {
+  home: '/',
+  doc: DOC_PATH,
+  blog: '/blog/welcome',
+};
+
+const FORM_FACTORS = {
+  desktop: desktopConfig,
+  mobile: undefined, // Lighthouse's default config: a mobile device on a slow 4G network
+};
+
+const CATEGORIES = {
+  performance: 'performance',
+  accessibility: 'accessibility',
+  'best-practices': 'best_practices',
+  seo: 'seo',
+};
+
+// Audits that cannot cost points: they only report, or do not apply to the page.
+const UNSCORED = new Set(['informative', 'notApplicable', 'manual', 'error']);
+
+/** The audits of one report that cost points, per category key (empty ones left out). */
+function failingAudits(lhr, prefix) {
+  const failing = {};
+  for (const [id, key] of Object.entries(CATEGORIES)) {
+    const threshold = id === 'performance' ? 0.9 : 1;
+    const ids = lhr.categories[id].auditRefs
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit && !UNSCORED.has(audit.scoreDisplayMode))
+      .filter((audit) => audit.score !== null && audit.score < threshold)
+      .map((audit) => audit.id);
+    if (ids.length) failing[`${prefix}.${key}`] = ids;
+  }
+  return failing;
+}
+
+// Lighthouse now and then fails to record a run (NO_NAVSTART, NO_FCP on a busy machine);
+// such a run is repeated, up to this many times, rather than losing the whole bench.
+const ATTEMPTS = 3;
+
+async function runOnce(url, port, cookie, config, log) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(
+      url,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: Object.keys(CATEGORIES),
+        extraHeaders: { Cookie: cookie },
+      },
+      config,
+    );
+    const lhr = result?.lhr;
+    const error = !lhr
+      ? 'no report'
+      : lhr.runtimeError
+        ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
+        : null;
+    if (!error) return lhr;
+    if (attempt === ATTEMPTS) throw new Error(`Lighthouse, ${url}: ${error}`);
+    log(`lighthouse ${url}: ${error}; running it again`);
+  }
+}
+
+/**
+ * Runs Lighthouse `runs` times over every page × form factor and returns the medians as
+ * flat keys `lighthouse.<page>.<formFactor>.<category|lcp_ms>`, plus the failing audits of
+ * the last round (`lighthouse.failing`).
+ */
+export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log = () => {} }) {
+  assertChromiumInstalled();
+  // The portal's pages, then any peer pages (`peers`: name → { baseURL, path }) measured in
+  // the same rounds, such as the ungated build's copy of the doc page.
+  const targets = {
+    ...Object.fromEntries(Object.entries(PAGES).map(([page, path]) => [page, { baseURL, path }])),
+    ...peers,
+  };
+  const samples = {};
+  let failing = {};
+  const chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: [...chromiumArgs, '--headless=new'],
+    ignoreDefaultFlags: true,
+  });
+  try {
+    for (let round = 1; round <= runs; round++) {
+      for (const [page, target] of Object.entries(targets)) {
+        for (const [formFactor, config] of Object.entries(FORM_FACTORS)) {
+          const url = target.baseURL.replace(/\/+$/, '') + target.path;
+          const lhr = await runOnce(url, chrome.port, cookie, config, log);
+          if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+            throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: is the cookie a signed-in reader's?`);
+          }
+          const prefix = `${page}.${formFactor}`;
+          const sample = (samples[prefix] ??= { lcp_ms: [] });
+          for (const [id, key] of Object.entries(CATEGORIES)) {
+            const score = lhr.categories[id].score;
+            if (score === null) throw new Error(`Lighthouse, ${url}: no ${id} score`);
+            (sample[key] ??= []).push(Math.round(score * 100));
+          }
+          sample.lcp_ms.push(lhr.audits['largest-contentful-paint'].numericValue);
+          if (round === runs) failing = { ...failing, ...failingAudits(lhr, prefix) };
+          log(
+            `lighthouse ${round}/${runs} ${prefix}: ` +
+              Object.values(CATEGORIES)
+                .map((key) => `${key} ${sample[key].at(-1)}`)
+                .join(', '),
+          );
+        }
+      }
+    }
+  } finally {
+    await chrome.kill();
+  }
+
+  const results = {
+    'lighthouse.runs': runs,
+    'lighthouse.pages': Object.fromEntries(Object.entries(targets).map(([page, target]) => [page, target.path])),
+  };
+  for (const [prefix, sample] of Object.entries(samples)) {
+    for (const key of Object.values(CATEGORIES))
+      results[`lighthouse.${prefix}.${key}`] = Math.round(median(sample[key]));
+    results[`lighthouse.${prefix}.lcp_ms`] = Math.round(median(sample.lcp_ms));
+  }
+  results['lighthouse.failing'] = failing;
+  return results;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [baseURL, cookie, runs = '1'] = process.argv.slice(2);
+  if (!baseURL || !cookie || !/^[1-9]\d*$/.test(runs)) {
+    console.error('usage: node bench/lighthouse.mjs <baseURL> <cookie> [runs]');
+    process.exit(2);
+  }
+  const results = await measureLighthouse({
+    baseURL,
+    cookie,
+    runs: Number(runs),
+    log: (line) => console.error(line),
+  });
+  console.log(JSON.stringify(results, null, 2));
+}

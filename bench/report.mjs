@@ -1,0 +1,212 @@
+// Renders bench/results/latest.json as the tables in PERFORMANCE.md (between the
+// `results:start` and `results:end` markers), formatted by Prettier like the rest.
+import { join } from 'node:path';
+
+import * as prettier from 'prettier';
+
+import { root } from './lib.mjs';
+
+const fmt = (value, unit = '') => (value === null || value === undefined ? 'not measured' : `${value}${unit}`);
+
+function verdict(value, test) {
+  if (value === null || value === undefined) return 'not measured';
+  return test(value) ? 'yes' : '**no**';
+}
+
+function ratioRows(r) {
+  const rows = [
+    // [figure, key, portal, peer, goal text, goal test]
+    [
+      'Build wall time, Faster vs webpack',
+      'build.faster_vs_webpack_wall',
+      fmt(r['build.faster_wall_s'], ' s'),
+      fmt(r['build.webpack_wall_s'], ' s'),
+      '≤ 0.40',
+      (x) => x <= 0.4,
+    ],
+    [
+      'Build peak memory, Faster vs webpack',
+      'build.faster_vs_webpack_peak_rss',
+      fmt(r['build.faster_peak_rss_mib'], ' MiB'),
+      fmt(r['build.webpack_peak_rss_mib'], ' MiB'),
+      '(reported)',
+      null,
+    ],
+    [
+      'Gate requests/s, private page with session vs public page of the same bytes',
+      'gate.private_vs_public_rps',
+      fmt(r['gate.private_rps'], '/s'),
+      fmt(r['gate.public_rps'], '/s'),
+      '≥ 0.80',
+      (x) => x >= 0.8,
+    ],
+    [
+      'Gate requests/s, private page with session vs nginx serving the file',
+      'gate.private_vs_nginx_rps',
+      fmt(r['gate.private_rps'], '/s'),
+      fmt(r['gate.nginx_rps'], '/s'),
+      '≥ 0.50',
+      (x) => x >= 0.5,
+    ],
+    [
+      'Doc page first-load JS (brotli bytes) vs ungated build',
+      'client.doc_page_js_vs_ungated',
+      fmt(r['client.doc_page_js_kib'], ' KiB'),
+      fmt(r['client.doc_page_js_kib_ungated'], ' KiB'),
+      '≤ 1.05',
+      (x) => x <= 1.05,
+    ],
+    [
+      'Doc page first-load JS (brotli bytes) vs client-guard build',
+      'client.doc_page_js_vs_client_guard',
+      fmt(r['client.doc_page_js_kib'], ' KiB'),
+      fmt(r['client.doc_page_js_kib_client_guard'], ' KiB'),
+      '(lower is better)',
+      null,
+    ],
+    [
+      'Doc page LCP, signed in, vs ungated build',
+      'client.lcp_vs_ungated',
+      fmt(r['client.lcp_ms'], ' ms'),
+      fmt(r['client.lcp_ms_ungated'], ' ms'),
+      '≤ 1.1',
+      (x) => x <= 1.1,
+    ],
+    [
+      'Doc page LCP, signed in, vs client-guard build',
+      'client.lcp_vs_client_guard',
+      fmt(r['client.lcp_ms'], ' ms'),
+      fmt(r['client.lcp_ms_client_guard'], ' ms'),
+      '< 0.5',
+      (x) => x < 0.5,
+    ],
+    [
+      'Lighthouse performance of the doc page, mobile, vs the ungated build',
+      'lighthouse.doc.mobile.performance_vs_ungated',
+      fmt(r['lighthouse.doc.mobile.performance']),
+      fmt(r['lighthouse.doc_ungated.mobile.performance']),
+      '(reported)',
+      null,
+    ],
+  ];
+  return [
+    '| figure | key | portal | peer | ratio | goal | met |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      ([figure, key, portal, peer, goal, test]) =>
+        `| ${figure} | \`${key}\` | ${portal} | ${peer} | ${fmt(r[key])} | ${goal} | ${test ? verdict(r[key], test) : '–'} |`,
+    ),
+  ].join('\n');
+}
+
+function growthRows(r) {
+  const portalRate =
+    r['build.portal_pages'] && r['build.faster_wall_s']
+      ? (r['build.portal_pages'] / r['build.faster_wall_s']).toFixed(1)
+      : 'not measured';
+  const row = (label, n, goal, met) =>
+    `| ${label} | ${fmt(r[`build.pages_${n}`])} | ${fmt(r[`build.wall_s_${n}`], ' s')} | ${fmt(r[`build.bundle_s_${n}`], ' s')} | ${fmt(r[`build.ssg_s_${n}`], ' s')} | ${fmt(r[`build.pages_per_s_${n}`])} | ${fmt(r[`build.peak_rss_mib_${n}`], ' MiB')} | ${goal} | ${met} |`;
+  return [
+    '| build | pages | wall time | bundling | static rendering | pages/s | peak memory | goal | met |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| portal (\`build.faster_wall_s\`) | ${fmt(r['build.portal_pages'])} | ${fmt(r['build.faster_wall_s'], ' s')} | | | ${portalRate} | ${fmt(r['build.faster_peak_rss_mib'], ' MiB')} | – | – |`,
+    row('portal + 500 generated docs (`build.pages_per_s_500`)', 500, '–', '–'),
+    row(
+      'portal + 2,000 generated docs (`build.pages_per_s_2000`)',
+      2000,
+      '≥ 40 pages/s',
+      verdict(r['build.pages_per_s_2000'], (x) => x >= 40),
+    ),
+    `| growth, pages/s at 2,000 ÷ at 500 (\`build.growth_2000_vs_500\`) | | | | | ${fmt(r['build.growth_2000_vs_500'])} | | ≥ 0.90 (linear is 1.0) | ${verdict(r['build.growth_2000_vs_500'], (x) => x >= 0.9)} |`,
+  ].join('\n');
+}
+
+function latencyRows(r) {
+  return [
+    '| gate load | requests/s | p50 | p99 |',
+    '|---|---|---|---|',
+    ...['private', 'public', 'nginx'].map(
+      (name) =>
+        `| ${{ private: 'gate, private page, valid session', public: 'gate, public page, same bytes', nginx: 'nginx, same file' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
+    ),
+  ].join('\n');
+}
+
+function lighthouseRows(r) {
+  const categories = ['performance', 'accessibility', 'best_practices', 'seo'];
+  const lines = [
+    '| page | form factor | performance | accessibility | best practices | SEO | LCP |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const page of ['home', 'doc', 'blog', 'doc_ungated']) {
+    for (const form of ['desktop', 'mobile']) {
+      const cells = categories.map((category) => {
+        const value = r[`lighthouse.${page}.${form}.${category}`];
+        const goal = category === 'performance' ? (form === 'desktop' ? 95 : 90) : 100;
+        if (value === undefined) return 'not measured';
+        return value >= goal || page === 'doc_ungated' ? String(value) : `**${value}**`;
+      });
+      const path = r['lighthouse.pages']?.[page];
+      const name = page === 'doc_ungated' ? 'doc, ungated peer build' : page;
+      lines.push(
+        `| ${name}${path ? ` (\`${path}\`)` : ''} | ${form} | ${cells.join(' | ')} | ${fmt(r[`lighthouse.${page}.${form}.lcp_ms`], ' ms')} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function searchRows(r) {
+  const kib = (bytes) => (bytes === undefined ? 'not measured' : `${(bytes / 1024).toFixed(1)} KiB`);
+  return [
+    '| search figure | value | goal |',
+    '|---|---|---|',
+    `| query p50 (\`search.query_p50_ms\`) | ${fmt(r['search.query_p50_ms'], ' ms')} | – |`,
+    `| query p95 (\`search.query_p95_ms\`) | ${fmt(r['search.query_p95_ms'], ' ms')} | < 30 ms ${verdict(r['search.query_p95_ms'], (x) => x < 30) === 'yes' ? '(met)' : '(**not met**)'} |`,
+    `| first query of a page load, engine included (\`search.first_query_cold_ms\`) | ${fmt(r['search.first_query_cold_ms'], ' ms')} | – |`,
+    `| index a reader downloaded over all the queries (\`search.downloaded_bytes\`) | ${kib(r['search.downloaded_bytes'])} | – |`,
+    `| whole private index, compressed (\`search.index_compressed_bytes\`) | ${kib(r['search.index_compressed_bytes'])} in ${fmt(r['search.index_files'])} files | – |`,
+    `| whole public index, compressed (\`search.public_index_compressed_bytes\`) | ${kib(r['search.public_index_compressed_bytes'])} | – |`,
+  ].join('\n');
+}
+
+/** PERFORMANCE.md's text with the results section replaced by `results`. */
+export async function renderPerformance(text, results) {
+  const m = results.meta;
+  const section = [
+    '<!-- results:start -->',
+    '',
+    `Measured ${m.measuredAt.slice(0, 16).replace('T', ' ')} UTC with \`${m.command}\` on ${m.machine}, in ${Math.round(m.seconds / 60)} minutes. Every ratio is the portal's median divided by the peer's median from the same run.`,
+    '',
+    '### Ratios against peers',
+    '',
+    ratioRows(results),
+    '',
+    '### Build growth',
+    '',
+    growthRows(results),
+    '',
+    '### Gate latency under load',
+    '',
+    `wrk, 1 thread, ${fmt(results['gate.connections'])} connections, ${fmt(results['gate.rounds'])} rounds of ${fmt(results['gate.seconds_per_run'])} s per target, a ${fmt(results['gate.page_bytes'])}-byte page.`,
+    '',
+    latencyRows(results),
+    '',
+    '### Lighthouse',
+    '',
+    `Median of ${fmt(results['lighthouse.runs'])} runs per page and form factor, signed in; goals: performance ≥ 95 desktop and ≥ 90 mobile, the other categories 100 (a bold score misses its goal).`,
+    '',
+    lighthouseRows(results),
+    '',
+    '### Search',
+    '',
+    searchRows(results),
+    '',
+    '<!-- results:end -->',
+  ].join('\n');
+  const marker = /<!-- results:start -->[\s\S]*<!-- results:end -->/;
+  if (!marker.test(text)) throw new Error('PERFORMANCE.md has lost its <!-- results:start/end --> markers');
+  const updated = text.replace(marker, section);
+  const filepath = join(root, 'PERFORMANCE.md');
+  return prettier.format(updated, { ...(await prettier.resolveConfig(filepath)), filepath });
+}

@@ -1,0 +1,11 @@
+/** Who the reader is, as the components see it (the navbar, the login page, search). */
+export type AuthState =
+  | { status: 'loading'; email?: undefined }
+  | { status: 'signedIn'; email: string }
+  | { status: 'signedOut'; email?: undefined };
+
+export interface AuthContextValue {
+  state: AuthState;
+  /** Ends the session on the server and reloads `/`; rejects if the server did not confirm. */
+  logout: () => Promise<void>;
+}
