@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { normalizeRoute } from '@portal/access';
 
 import { freePort } from '../scripts/emulator.mjs';
-import { median, round, stopChild, workDir } from './lib.mjs';
+import { median, root, round, stopChild, workDir } from './lib.mjs';
 
 export const TWIN_PATH = '/bench-public-twin/';
 
@@ -100,6 +100,36 @@ function toMs(value) {
   return Number(match[1]) * { us: 0.001, ms: 1, s: 1000, m: 60000 }[match[2]];
 }
 
+/**
+ * Starts bench/node-http-peer.mjs with the response the gate gave `url` (headers that
+ * describe the connection or the moment left out), so it sends the very same bytes.
+ */
+export async function startNodeHttpPeer(url, headers) {
+  const response = await fetch(url, { headers });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  // fetch() undoes the compression; the peer sends the compressed form the gate sent.
+  const { gzipSync } = await import('node:zlib');
+  const encoded = response.headers.get('content-encoding') === 'gzip' ? gzipSync(body, { level: 9 }) : body;
+  const kept = {};
+  for (const [name, value] of response.headers) {
+    if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)) kept[name] = value;
+  }
+  const dir = join(workDir, 'node-http-peer');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'response.json');
+  writeFileSync(file, JSON.stringify({ headers: kept, bodyBase64: encoded.toString('base64') }));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'bench', 'node-http-peer.mjs'), String(port), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`the Node.js http peer exited with ${code}`)));
+  });
+  return { baseURL: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM') };
+}
+
 /** Requests/s and p50/p99 (ms) from wrk's `--latency` report; throws on failed requests. */
 export function parseWrk(out, url) {
   if (/Non-2xx or 3xx responses/.test(out) || /Socket errors/.test(out)) {
@@ -135,20 +165,22 @@ function runWrk(wrkPath, url, { seconds, connections, headers }) {
 /** Checks that each target answers 200 with the very same body before anything is timed. */
 async function sameBodies(targets) {
   let reference = null;
+  let sent = 0;
   for (const target of targets) {
     const response = await fetch(target.url, { headers: target.headers, redirect: 'manual' });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${target.name} (${target.url}) answered ${response.status}`);
-    const sent = response.headers.get('content-encoding') ?? 'identity';
+    const encoding = response.headers.get('content-encoding') ?? 'identity';
     const wanted = target.headers['Accept-Encoding'] ?? 'identity';
-    if (sent !== wanted) throw new Error(`${target.name} answered with ${sent}, not ${wanted}`);
+    if (encoding !== wanted) throw new Error(`${target.name} answered with ${encoding}, not ${wanted}`);
+    sent ||= Number(response.headers.get('content-length') ?? 0);
     if (reference && !reference.equals(body)) throw new Error(`${target.name} served different bytes`);
     reference ??= body;
   }
-  return reference.length;
+  return { bytes: reference.length, sent };
 }
 
-export async function measureGate({ gateURL, nginxURL, cookie, docPath, wrkPath, rounds, seconds, log }) {
+export async function measureGate({ gateURL, nginxURL, nodeURL, cookie, docPath, wrkPath, rounds, seconds, log }) {
   // Browsers always send Accept-Encoding; gzip is the encoding both servers have
   // precompressed (nginx from Debian has no brotli), so all three send the same bytes.
   const encoding = { 'Accept-Encoding': 'gzip' };
@@ -156,8 +188,9 @@ export async function measureGate({ gateURL, nginxURL, cookie, docPath, wrkPath,
     { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie } },
     { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
     { name: 'nginx', url: nginxURL + docPath, headers: encoding },
+    { name: 'node_http', url: nodeURL + docPath, headers: encoding },
   ];
-  const bytes = await sameBodies(targets);
+  const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
   if (anonymous.status !== 302) throw new Error(`the private page answered ${anonymous.status} without a session`);
   const connections = 32;
@@ -175,12 +208,18 @@ export async function measureGate({ gateURL, nginxURL, cookie, docPath, wrkPath,
   const stat = (name, key) => median(runs[name].map((run) => run[key]));
   return {
     'gate.page_bytes': bytes,
+    'gate.sent_bytes': sent,
     'gate.encoding': encoding['Accept-Encoding'],
     'gate.private_rps': Math.round(stat('private', 'rps')),
     'gate.public_rps': Math.round(stat('public', 'rps')),
     'gate.nginx_rps': Math.round(stat('nginx', 'rps')),
     'gate.private_vs_public_rps': round(stat('private', 'rps') / stat('public', 'rps'), 3),
     'gate.private_vs_nginx_rps': round(stat('private', 'rps') / stat('nginx', 'rps'), 3),
+    'gate.node_http_rps': Math.round(stat('node_http', 'rps')),
+    'gate.node_http_vs_nginx_rps': round(stat('node_http', 'rps') / stat('nginx', 'rps'), 3),
+    'gate.public_vs_node_http_rps': round(stat('public', 'rps') / stat('node_http', 'rps'), 3),
+    'gate.node_http_p50_ms': round(stat('node_http', 'p50'), 2),
+    'gate.node_http_p99_ms': round(stat('node_http', 'p99'), 2),
     'gate.private_p50_ms': round(stat('private', 'p50'), 2),
     'gate.private_p99_ms': round(stat('private', 'p99'), 2),
     'gate.public_p50_ms': round(stat('public', 'p50'), 2),

@@ -1,6 +1,8 @@
 // Renders bench/results/latest.json as the tables in PERFORMANCE.md (between the
 // `results:start` and `results:end` markers), formatted by Prettier like the rest.
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import * as prettier from 'prettier';
 
@@ -47,6 +49,22 @@ function ratioRows(r) {
       fmt(r['gate.nginx_rps'], '/s'),
       '≥ 0.50',
       (x) => x >= 0.5,
+    ],
+    [
+      'Requests/s, Node.js `http` alone (same response) vs nginx: the floor under any Node.js gate',
+      'gate.node_http_vs_nginx_rps',
+      fmt(r['gate.node_http_rps'], '/s'),
+      fmt(r['gate.nginx_rps'], '/s'),
+      '(reported)',
+      null,
+    ],
+    [
+      'Requests/s, the gate’s public page vs Node.js `http` alone: what Fastify and the gate add',
+      'gate.public_vs_node_http_rps',
+      fmt(r['gate.public_rps'], '/s'),
+      fmt(r['gate.node_http_rps'], '/s'),
+      '(reported)',
+      null,
     ],
     [
       'Doc page first-load JS (brotli bytes) vs ungated build',
@@ -125,9 +143,9 @@ function latencyRows(r) {
   return [
     '| gate load | requests/s | p50 | p99 |',
     '|---|---|---|---|',
-    ...['private', 'public', 'nginx'].map(
+    ...['private', 'public', 'nginx', 'node_http'].map(
       (name) =>
-        `| ${{ private: 'gate, private page, valid session', public: 'gate, public page, same bytes', nginx: 'nginx, same file' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
+        `| ${{ private: 'gate, private page, valid session', public: 'gate, public page, same bytes', nginx: 'nginx, same file', node_http: 'Node.js `http` alone, same response' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
     ),
   ].join('\n');
 }
@@ -188,7 +206,7 @@ export async function renderPerformance(text, results) {
     '',
     '### Gate latency under load',
     '',
-    `wrk, 1 thread, ${fmt(results['gate.connections'])} connections, ${fmt(results['gate.rounds'])} rounds of ${fmt(results['gate.seconds_per_run'])} s per target, a ${fmt(results['gate.page_bytes'])}-byte page.`,
+    `wrk, 1 thread, ${fmt(results['gate.connections'])} connections, ${fmt(results['gate.rounds'])} rounds of ${fmt(results['gate.seconds_per_run'])} s per target; the page is ${fmt(results['gate.page_bytes'])} bytes of HTML, sent as ${results['gate.encoding'] ?? 'gzip'}${results['gate.sent_bytes'] ? ` (${results['gate.sent_bytes']} bytes)` : ''}.`,
     '',
     latencyRows(results),
     '',
@@ -209,4 +227,13 @@ export async function renderPerformance(text, results) {
   const updated = text.replace(marker, section);
   const filepath = join(root, 'PERFORMANCE.md');
   return prettier.format(updated, { ...(await prettier.resolveConfig(filepath)), filepath });
+}
+
+// `node bench/report.mjs`: rewrites the tables from bench/results/latest.json without
+// measuring again (after an edit to this file or to PERFORMANCE.md's prose).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const performance = join(root, 'PERFORMANCE.md');
+  const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'latest.json'), 'utf8'));
+  writeFileSync(performance, await renderPerformance(readFileSync(performance, 'utf8'), results));
+  console.log(`PERFORMANCE.md rewritten from the run of ${results.meta.measuredAt}`);
 }

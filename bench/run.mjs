@@ -13,7 +13,7 @@ import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/e
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, DOC_PATH, measureClient } from './client.mjs';
-import { measureGate, startNginx, twinSite } from './gate.mjs';
+import { measureGate, startNginx, startNodeHttpPeer, TWIN_PATH, twinSite } from './gate.mjs';
 import { ensureTools, root, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
@@ -138,15 +138,17 @@ try {
   }
 
   if (wanted('gate')) {
-    log(`Gate: private vs public vs nginx, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`);
+    log(`Gate: private vs public vs nginx vs Node.js http, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`);
     const twin = await startGate({ siteDir: twinSite(buildDir, DOC_PATH), emulatorHost: emulator.host, env: gateEnv });
     const nginx = await startNginx(tools.nginx, buildDir);
+    const nodeHttp = await startNodeHttpPeer(twin.baseURL + TWIN_PATH, { 'Accept-Encoding': 'gzip' });
     try {
       Object.assign(
         results,
         await measureGate({
           gateURL: twin.baseURL,
           nginxURL: nginx.baseURL,
+          nodeURL: nodeHttp.baseURL,
           cookie,
           docPath: DOC_PATH,
           wrkPath: tools.wrk,
@@ -158,6 +160,7 @@ try {
     } finally {
       await twin.stop();
       await nginx.stop();
+      await nodeHttp.stop();
     }
   }
 
@@ -180,7 +183,7 @@ writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
 if (!only) {
   const performance = join(root, 'PERFORMANCE.md');
   writeFileSync(performance, await renderPerformance(readFileSync(performance, 'utf8'), results));
-  for (const dir of ['build-portal', 'peer-ungated', 'peer-client-guard', 'gate-site', 'nginx']) {
+  for (const dir of ['build-portal', 'peer-ungated', 'peer-client-guard', 'gate-site', 'nginx', 'node-http-peer']) {
     if (existsSync(join(workDir, dir))) rmSync(join(workDir, dir), { recursive: true, force: true });
   }
 }
