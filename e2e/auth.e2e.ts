@@ -134,9 +134,12 @@ test.describe('signing out and losing access', () => {
   });
 
   test.describe('while the session ends', () => {
-    // A page whose HTML was served just before the verification cache expired may have its
-    // chunks refused (401) a moment later; the runtime reports that as a failed chunk.
-    test.use({ allowedConsoleErrors: /Loading chunk \d+ failed|Refused to execute script from .* MIME type/ });
+    // Once the session has ended, whatever the open page still fetches is refused (401):
+    // link prefetches made when the browser is idle, and the chunks of a page whose HTML
+    // was served just before the verification cache expired (a failed chunk to the runtime).
+    test.use({
+      allowedConsoleErrors: /status of 401|Loading chunk \d+ failed|Refused to execute script from .* MIME type/,
+    });
 
     test('a reader disabled while reading is signed out', async ({ page }) => {
       const reader = await emulatorReaders.create();
