@@ -13,8 +13,6 @@ import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { coldBuild } from './build.mjs';
 import { copySiteSources, DOC_PATH, median, rewrite, root, round, workDir } from './lib.mjs';
 
-export { DOC_PATH };
-
 /** Lighthouse's desktop network profile (40 ms round trip, 10 Mbit/s), applied through the DevTools protocol. */
 export const NETWORK = {
   latency: 40,

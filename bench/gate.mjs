@@ -3,6 +3,7 @@
 // nginx (Debian's package) serving the same file from the same build. Load comes from wrk
 // in a second process (one thread); the three targets are measured in rotating order.
 import { spawn, spawnSync } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -105,20 +106,30 @@ function toMs(value) {
  * describe the connection or the moment left out), so it sends the very same bytes.
  */
 export async function startNodeHttpPeer(url, headers) {
-  const response = await fetch(url, { headers });
-  const body = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  // fetch() undoes the compression; the peer sends the compressed form the gate sent.
-  const { gzipSync } = await import('node:zlib');
-  const encoded = response.headers.get('content-encoding') === 'gzip' ? gzipSync(body, { level: 9 }) : body;
+  // node:http, not fetch(): fetch() undoes the compression, and the peer must send the
+  // gate's bytes as they came.
+  const {
+    status,
+    headers: received,
+    body,
+  } = await new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject);
+  });
+  if (status !== 200) throw new Error(`${url} answered ${status}`);
   const kept = {};
-  for (const [name, value] of response.headers) {
+  for (const [name, value] of Object.entries(received)) {
     if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)) kept[name] = value;
   }
   const dir = join(workDir, 'node-http-peer');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'response.json');
-  writeFileSync(file, JSON.stringify({ headers: kept, bodyBase64: encoded.toString('base64') }));
+  writeFileSync(file, JSON.stringify({ headers: kept, bodyBase64: body.toString('base64') }));
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'bench', 'node-http-peer.mjs'), String(port), file], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -64,7 +64,7 @@ function treeRss(rootPid) {
 
 /**
  * Runs a command to completion and reports its wall time and the peak resident memory of
- * its process tree (sampled every 50 ms). Output goes to `logFile`'s caller via `onOutput`.
+ * its process tree (sampled every 50 ms). The command's output is returned (and shown on failure).
  */
 export function timeCommand(command, args, { cwd, env, label }) {
   return new Promise((resolve, reject) => {

@@ -12,9 +12,9 @@ import { assertChromiumInstalled } from '../scripts/chromium.mjs';
 import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/emulator.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { measureBuilds } from './build.mjs';
-import { buildPeers, DOC_PATH, measureClient } from './client.mjs';
+import { buildPeers, measureClient } from './client.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, TWIN_PATH, twinSite } from './gate.mjs';
-import { ensureTools, root, startGate, workDir } from './lib.mjs';
+import { DOC_PATH, ensureTools, root, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
 

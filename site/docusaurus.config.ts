@@ -1,11 +1,11 @@
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import { themes as prismThemes } from 'prism-react-renderer';
 import { isPublicRoute } from '@portal/access';
 
 // The site facts (spec §1) live in one file that the browser tests read too.
 import site from './site.facts.json';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
+import { darkCodeTheme, lightCodeTheme } from './src/theme-code-colours';
 
 // Read once: the canonical origin only feeds absolute URLs (sitemap, canonical links,
 // Open Graph); the gate server decides where the portal is actually served.
@@ -150,8 +150,9 @@ const config: Config = {
     },
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 5 },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      // GitHub and Dracula, with the few token colours that lacked contrast adjusted.
+      theme: lightCodeTheme,
+      darkTheme: darkCodeTheme,
       additionalLanguages: ['bash', 'diff', 'groovy', 'json', 'yaml'],
     },
   } satisfies Preset.ThemeConfig,

@@ -12,7 +12,7 @@ export function unavailablePage(retryPath: string): string {
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#fff;color:#1c1e21}
 main{max-width:36rem;padding:2rem}
 h1{font-size:1.6rem;margin:0 0 1rem}
-a.retry{display:inline-block;margin-top:1rem;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600}
+a.retry{display:inline-block;margin:1rem 1rem 0 0;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600}
 @media (prefers-color-scheme:dark){body{background:#1b1b1d;color:#e3e3e3}}
 </style>
 </head>
