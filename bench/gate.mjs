@@ -30,7 +30,7 @@ export function twinSite(buildDir, docPath, dir = join(workDir, 'gate-site')) {
   if (!page || page.access !== 'private' || page.kind !== 'page') {
     throw new Error(`${docPath} is not a private page of the build; pick another doc page in bench/client.mjs`);
   }
-  manifest.entries[normalizeRoute(TWIN_PATH)] = { ...page, url: TWIN_PATH, access: 'public' };
+  manifest.entries[normalizeRoute(TWIN_PATH)] = { ...page, url: TWIN_PATH, access: 'public', groups: [] };
   writeFileSync(join(dir, 'portal-manifest.json'), JSON.stringify(manifest));
   return dir;
 }
@@ -221,6 +221,8 @@ export async function measureGate({ gateURL, nginxURL, nodeURL, cookie, docPath,
     'gate.page_bytes': bytes,
     'gate.sent_bytes': sent,
     'gate.encoding': encoding['Accept-Encoding'],
+    // The private page is read by a partner (bench/run.mjs): group check included.
+    'gate.private_reader': 'partner',
     'gate.private_rps': Math.round(stat('private', 'rps')),
     'gate.public_rps': Math.round(stat('public', 'rps')),
     'gate.nginx_rps': Math.round(stat('nginx', 'rps')),

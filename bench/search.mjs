@@ -1,10 +1,14 @@
 // Search speed in the browser for a signed-in reader: query time (p50/p95 over a fixed
 // set of queries, each run several times) and how many compressed bytes of index the
-// reader downloads. Measured with Pagefind's own API in Debian's Chromium against the gate.
+// reader downloads. Measured with Pagefind's own API in Debian's Chromium against the gate,
+// loading the bundles the reader's groups may read and merging them, as the site does
+// (site/src/search/pagefind.ts): the public one first, then every other unit of theirs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { chromium } from '@playwright/test';
+
+import { accessUnits, mayRead } from '@portal/access';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 
@@ -59,7 +63,15 @@ export function bundleBytes(buildDir, prefix) {
   return { bytes, files };
 }
 
-export async function measureSearch({ baseURL, cookie, buildDir, repeats = 5 }) {
+/** The search bundles a reader with `groups` loads: public first, then each unit they are in. */
+export function searchBases(groups) {
+  return accessUnits()
+    .filter((unit) => mayRead(groups, unit.readers))
+    .map((unit) => `/search/${unit.id}/`);
+}
+
+export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {
+  const bases = searchBases(groups);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const context = await browser.newContext();
@@ -68,17 +80,18 @@ export async function measureSearch({ baseURL, cookie, buildDir, repeats = 5 }) 
     // Every byte of the index the browser fetches, from the page or Pagefind's worker.
     let downloaded = 0;
     context.on('requestfinished', async (request) => {
-      if (!request.url().includes('/search/all/')) return;
+      if (!bases.some((base) => request.url().includes(base))) return;
       const sizes = await request.sizes().catch(() => null);
       if (sizes) downloaded += sizes.responseBodySize + sizes.responseHeadersSize;
     });
     const page = await context.newPage();
     await page.goto(`${baseURL}/docs/`);
     const timings = await page.evaluate(
-      async ({ queries, repeats: times }) => {
+      async ({ queries, repeats: times, bases: [primary, ...merged] }) => {
         const coldStart = performance.now();
-        const pagefind = await import('/search/all/pagefind.js');
-        await pagefind.options({ basePath: '/search/all/', excerptLength: 24 });
+        const pagefind = await import(primary + 'pagefind.js');
+        await pagefind.options({ basePath: primary, excerptLength: 24 });
+        for (const base of merged) await pagefind.mergeIndex(base);
         await pagefind.init();
         const first = await pagefind.search(queries[0]);
         await Promise.all(first.results.slice(0, 8).map((result) => result.data()));
@@ -100,11 +113,15 @@ export async function measureSearch({ baseURL, cookie, buildDir, repeats = 5 }) 
         }
         return { samples, cold };
       },
-      { queries: QUERIES, repeats },
+      { queries: QUERIES, repeats, bases },
     );
     const sorted = [...timings.samples].sort((a, b) => a - b);
-    const total = bundleBytes(buildDir, '/search/all/');
+    const total = bases
+      .map((base) => bundleBytes(buildDir, base))
+      .reduce((sum, bundle) => ({ bytes: sum.bytes + bundle.bytes, files: sum.files + bundle.files }));
     return {
+      'search.reader_groups': groups.join('+'),
+      'search.bundles_merged': bases.length,
       'search.query_p50_ms': Math.round(percentile(sorted, 50) * 100) / 100,
       'search.query_p95_ms': Math.round(percentile(sorted, 95) * 100) / 100,
       'search.queries_measured': sorted.length,

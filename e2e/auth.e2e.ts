@@ -1,17 +1,10 @@
 import type { Page } from '@playwright/test';
 
-import { expect, hydrated, test } from './fixtures';
+import { expect, hydrated, signInWithEmail, test } from './fixtures';
 import { serveOfflineStandIns } from './offline';
 import { demoReader, disabledReader, emulatorReaders, githubReader } from './readers';
 
 const PRIVATE_PAGE = '/docs/layout-engine/';
-
-async function signInWithEmail(page: Page, email: string, password: string): Promise<void> {
-  await hydrated(page);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
 
 const logoutButton = (page: Page) => page.getByRole('navigation').getByRole('button', { name: /^Logout/ });
 

@@ -26,18 +26,41 @@ function allPages(): string[] {
   return [...new Set([...docUrls(), ...specRoutes.map((route) => route.path)])].sort();
 }
 
-test('every docs file, package and blog page has a page', () => {
-  const pages = new Set(allPages());
-  expect(docUrls().length).toBeGreaterThan(100);
+/** The pages the build made, from its HTML files (`/docs/layout-engine/index.html` → `/docs/layout-engine/`). */
+function builtPages(): Set<string> {
+  const buildDir = fileURLToPath(new URL('../site/build/', import.meta.url));
+  return new Set(
+    readdirSync(buildDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('index.html') && !file.startsWith('search'))
+      .map(
+        (file) =>
+          '/' +
+          file
+            .split(sep)
+            .join('/')
+            .replace(/index\.html$/, ''),
+      ),
+  );
+}
+
+test('every package and page the specification names has a source file and a built page', () => {
+  // The spec's lists, checked against what exists: the files under site/docs and the build.
+  const sources = new Set(docUrls());
+  const built = builtPages();
+  const key = (path: string): string => path.replace(/\/$/, '').toLowerCase();
+  const builtKeys = new Set([...built].map(key));
+  expect(sources.size).toBeGreaterThan(100);
   for (const name of playerPackages) {
-    expect(pages).toContain(`/docs/player-manager-mono/packages/${name}/`);
-    expect(pages).toContain(`/docs/player-manager-mono/packages/${name}/CHANGELOG`);
+    expect(sources).toContain(`/docs/player-manager-mono/packages/${name}/`);
+    expect(sources).toContain(`/docs/player-manager-mono/packages/${name}/CHANGELOG`);
   }
-  for (const name of uiToolkitPackages) expect(pages).toContain(`/docs/ui-toolkit-mono/packages/${name}/`);
+  for (const name of uiToolkitPackages) expect(sources).toContain(`/docs/ui-toolkit-mono/packages/${name}/`);
   for (const page of ['CHANGELOG', 'LICENSE', 'CODE_OF_CONDUCT', 'CONTRIBUTING']) {
-    expect(pages).toContain(`/docs/player-manager-mono/${page}`);
-    expect(pages).toContain(`/docs/ui-toolkit-mono/${page}`);
+    expect(sources).toContain(`/docs/player-manager-mono/${page}`);
+    expect(sources).toContain(`/docs/ui-toolkit-mono/${page}`);
   }
+  for (const path of [...sources, ...specRoutes.map((route) => route.path)])
+    expect(builtKeys, `${path} has no page in the build`).toContain(key(path));
 });
 
 test('a signed-in reader gets every page rendered by the server, with a "Page | Site" title and a heading', async ({

@@ -45,8 +45,8 @@ export default defineConfig({
       dependencies: ['sign-in'],
       use: { ...browser, storageState: readerState },
     },
-    // Signing in and out, and the gate as anonymous readers meet it.
-    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'search.e2e.ts'], use: browser },
+    // Signing in and out, the gate as anonymous readers meet it, and readers of each group.
+    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'search.e2e.ts', 'groups.e2e.ts'], use: browser },
     // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
     { name: 'security', testMatch: 'security/*.security.ts', use: browser },
   ],

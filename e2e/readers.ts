@@ -7,6 +7,16 @@ export const demoReader = (() => {
   return { email: reader.email, password: reader.password };
 })();
 
+/** The demo reader of a role in the seed file (`staff`, `partner`, `no access`, …), with a password. */
+function seededByRole(role: string): { email: string; password: string } {
+  const reader = readSeed().find((r) => r.role === role && r.password);
+  if (!reader?.password) throw new Error(`The seed file has no "${role}" demo reader with a password`);
+  return { email: reader.email, password: reader.password };
+}
+
+export const partnerReader = seededByRole('partner');
+export const noAccessReader = seededByRole('no access');
+
 export const githubReader = (() => {
   const reader = readSeed().find((r) => r.github);
   if (!reader) throw new Error('The seed file has no GitHub demo reader');

@@ -13,13 +13,16 @@ const siteDir = join(root, 'site');
 // Kept beside the build, not in it: everything in build/ is served.
 const stampFile = join(siteDir, '.docusaurus', 'portal-build.sha256');
 
-function run(args, what) {
-  const result = spawnSync(args[0], args.slice(1), { cwd: root, stdio: 'inherit' });
+function run(args, what, { quiet = false } = {}) {
+  const result = spawnSync(args[0], args.slice(1), {
+    cwd: root,
+    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+  });
   if (result.status !== 0) throw new Error(`${what} failed (exit code ${result.status}); see the messages above.`);
 }
 
-export function buildServer() {
-  run(['npm', 'run', 'build', '--workspace', 'server'], 'The server build');
+export function buildServer({ quiet = false } = {}) {
+  run(['npm', 'run', 'build', '--workspace', 'server'], 'The server build', { quiet });
 }
 
 export function buildSiteIfStale({ log = console.log } = {}) {

@@ -9,6 +9,10 @@ export interface DemoReader {
   emailVerified?: boolean;
   disabled?: boolean;
   github?: { uid: string; login: string };
+  /** The `groups` custom claim to set. */
+  groups?: string[];
+  /** What kind of demo reader this is (`staff`, `partner`, `no access`, …), for `npm start` and the tests. */
+  role?: string;
 }
 
 export interface RunningEmulator {

@@ -189,7 +189,8 @@ export async function emulatorRequest(host, projectId, path, body) {
 
 /**
  * Imports readers into a running emulator: e-mail/password readers, readers whose
- * identity is a GitHub account, and disabled readers, as the seed file describes them.
+ * identity is a GitHub account, readers in groups (the `groups` custom claim) and
+ * disabled readers, as the seed file describes them.
  */
 export async function seedReaders(host, projectId = DEFAULT_PROJECT_ID, readers = readSeed()) {
   for (const reader of readers) {
@@ -220,6 +221,12 @@ export async function seedReaders(host, projectId = DEFAULT_PROJECT_ID, readers 
           },
         ],
         allowOverwrite: true,
+      });
+    }
+    if (reader.groups) {
+      await emulatorRequest(host, projectId, '/accounts:update', {
+        localId: reader.uid,
+        customAttributes: JSON.stringify({ groups: reader.groups }),
       });
     }
     if (reader.disabled) {

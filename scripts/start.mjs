@@ -68,15 +68,37 @@ server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   },
 });
+/** What each kind of demo reader shows, for the lines `npm start` prints. */
+const DEMO_NOTES = {
+  staff: 'reads everything, internal guidelines included',
+  partner: 'reads the player, UI, navigation, layout and app docs and the blog; not the internal ones',
+  'no access': 'is told on the sign-in page that the account has no access, and whom to ask',
+  disabled: 'is told that the account is disabled',
+};
+
+function demoReaderLines() {
+  const readers = readSeed();
+  const withPassword = readers.filter((reader) => reader.password);
+  const width = Math.max(...withPassword.map((reader) => reader.email.length));
+  const lines = ['  Demo sign-ins (e-mail / password):'];
+  for (const reader of withPassword) {
+    const note = DEMO_NOTES[reader.role] ?? '';
+    lines.push(`    ${reader.email.padEnd(width)}  /  ${reader.password}   ${reader.role}: ${note}`);
+  }
+  for (const reader of readers.filter((r) => r.github)) {
+    lines.push(
+      `    GitHub: "Sign in with GitHub", then pick ${reader.email} in the emulator's window (${reader.role})`,
+    );
+  }
+  return lines.join('\n');
+}
+
 server.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   if (String(chunk).includes('The portal is running')) {
-    const reader = readSeed().find((r) => r.password && !r.disabled);
-    const github = readSeed().find((r) => r.github);
-    console.log(`  Demo sign-in:  ${reader.email}  /  ${reader.password}`);
-    if (github)
-      console.log(`  GitHub demo:   "Sign in with GitHub", then pick ${github.email} in the emulator's window`);
-    console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})\n`);
+    console.log(demoReaderLines());
+    console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
+    console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable)\n');
   }
 });
 server.on('exit', (code) => {

@@ -1,11 +1,16 @@
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import { isPublicRoute } from '@portal/access';
+import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
+import { isPublicRoute, readersClass, readersOf } from '@portal/access';
 
 // The site facts (spec §1) live in one file that the browser tests read too.
 import site from './site.facts.json';
+import accessMarks from './src/plugins/access-marks';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import { darkCodeTheme, lightCodeTheme } from './src/theme-code-colours';
+
+/** The class that shows a navbar or footer link only to readers who may open its target. */
+const markFor = (to: string): string => readersClass(readersOf(to));
 
 // Read once: the canonical origin only feeds absolute URLs (sitemap, canonical links,
 // Open Graph); the gate server decides where the portal is actually served.
@@ -54,11 +59,20 @@ const config: Config = {
     hooks: { onBrokenMarkdownLinks: 'warn' },
   },
 
-  plugins: [() => announcementBarReset(site.announcement.id)],
+  plugins: [
+    () => announcementBarReset(site.announcement.id),
+    // Marks who may open what (sidebar, cards, links) and hides the rest from each reader.
+    accessMarks,
+    // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
+    // the metadata every docs page loads (the preset's own docs plugin is off below).
+    ['./src/plugins/gated-docs.ts', { routeBasePath: 'docs', sidebarPath: './sidebars.ts' } satisfies DocsOptions],
+  ],
 
-  // Keeps a signed-out reader's in-app navigation away from private pages (the gate server
-  // enforces the same policy on every request).
+  // Keeps a reader's in-app navigation away from pages outside their groups (the gate
+  // server enforces the same policy on every request), and the root element's reader
+  // classes in step with the session.
   clientModules: [
+    './src/clientModules/reader-classes.ts',
     './src/clientModules/route-guard.ts',
     './src/clientModules/prefetch-gate.ts',
     './src/clientModules/search-highlight.ts',
@@ -68,10 +82,8 @@ const config: Config = {
     [
       'classic',
       {
-        docs: {
-          routeBasePath: 'docs',
-          sidebarPath: './sidebars.ts',
-        },
+        // Registered above, wrapped: src/plugins/gated-docs.ts.
+        docs: false,
         blog: {
           showReadingTime: true,
           tags: 'tags.yml',
@@ -111,7 +123,7 @@ const config: Config = {
       logo: { alt: `${site.organization} logo`, src: 'img/logo.svg', width: 32, height: 32 },
       items: [
         { type: 'docSidebar', sidebarId: 'tutorialSidebar', position: 'left', label: 'Documentation' },
-        { to: '/blog', label: 'Blog', position: 'left' },
+        { to: '/blog', label: 'Blog', position: 'left', className: markFor('/blog') },
         { href: site.codeHostingUrl, label: 'GitHub', position: 'right' },
         { type: 'localeDropdown', position: 'right' },
         // Full-text search (Pagefind), gated like the pages: src/components/SearchBar.
@@ -127,7 +139,7 @@ const config: Config = {
           title: 'Docs',
           items: [
             { label: 'Documentation', to: '/docs/' },
-            { label: 'Reference App', to: '/docs/layout-engine/' },
+            { label: 'Reference App', to: '/docs/layout-engine/', className: markFor('/docs/layout-engine/') },
           ],
         },
         {
@@ -141,7 +153,7 @@ const config: Config = {
         {
           title: 'More',
           items: [
-            { label: 'Blog', to: '/blog' },
+            { label: 'Blog', to: '/blog', className: markFor('/blog') },
             { label: 'GitHub', href: site.codeHostingUrl },
           ],
         },

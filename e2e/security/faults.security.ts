@@ -126,7 +126,7 @@ test('a missing or corrupt build manifest stops the server at start with a clear
           writeFileSync(
             join(dir, 'portal-manifest.json'),
             JSON.stringify({
-              version: 1,
+              version: 2,
               entries: {
                 '/404.html': {
                   url: '/404.html',
@@ -136,6 +136,7 @@ test('a missing or corrupt build manifest stops the server at start with a clear
                   etag: '"x"',
                   kind: 'file',
                   access: 'public',
+                  groups: [],
                   immutable: false,
                 },
               },

@@ -10,8 +10,9 @@ import { E2E_SESSION_SECRET, rawRequest } from './lib';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * A portal of a test's own: its own Auth Emulator (whose readers survive a restart) and
- * its own gate server, so stopping either never disturbs the other tests.
+ * A portal of a test's own: its own gate server, and its own Auth Emulator (whose readers
+ * survive a restart) unless it is given the run's (`emulatorHost`), so stopping either
+ * never disturbs the other tests.
  */
 export class IsolatedPortal {
   baseURL = '';
@@ -20,7 +21,10 @@ export class IsolatedPortal {
   private emulatorPorts: { port: number; hubPort: number; loggingPort: number } | undefined;
   stderr = '';
 
-  constructor(private readonly env: Record<string, string> = {}) {}
+  constructor(
+    private readonly env: Record<string, string> = {},
+    private readonly emulatorHost?: string,
+  ) {}
 
   async startEmulator(): Promise<RunningEmulator> {
     this.emulatorPorts ??= { port: await freePort(), hubPort: await freePort(), loggingPort: await freePort() };
@@ -53,7 +57,7 @@ export class IsolatedPortal {
         ...process.env,
         PORT: String(port),
         SITE_DIR: siteDir,
-        FIREBASE_AUTH_EMULATOR_HOST: this.emulator?.host ?? '127.0.0.1:1',
+        FIREBASE_AUTH_EMULATOR_HOST: this.emulator?.host ?? this.emulatorHost ?? '127.0.0.1:1',
         SESSION_SECRET: E2E_SESSION_SECRET,
         SESSION_RATE_LIMIT: '100000',
         LOG_LEVEL: 'warn',
@@ -82,9 +86,10 @@ export class IsolatedPortal {
     return Number(kb) * 1024;
   }
 
-  /** Signs the demo reader in through the session API; returns the cookie header value. */
+  /** Signs a reader (the staff demo reader by default) in through the session API; returns the cookie header value. */
   async signIn(email = 'reader@norigin.example', password = 'tv-apps-2025'): Promise<string> {
-    return startSession(this.baseURL, await signInWithPassword(String(this.emulator?.host), email, password));
+    const host = String(this.emulator?.host ?? this.emulatorHost);
+    return startSession(this.baseURL, await signInWithPassword(host, email, password));
   }
 
   async stop(): Promise<void> {

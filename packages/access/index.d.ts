@@ -1,13 +1,73 @@
-/** Routes open to everyone, as normalised keys (lower case, no trailing slash). */
-export declare const PUBLIC_ROUTES: readonly string[];
-/** Sections open to everyone with every page below them, matched as whole path segments. */
-export declare const PUBLIC_SECTIONS: readonly string[];
+/** The policy file as written (`policy.js`). */
+export interface PolicyFile {
+  groups: Record<string, { label: string; reads: 'all' | readonly string[] }>;
+  public: { routes: readonly string[]; sections: readonly string[] };
+  sections: Record<string, { label?: string; paths: readonly string[] }>;
+  accounts: { claim: string; emailDomains: readonly { domain: string; groups: readonly string[] }[] };
+  requestAccess: { email: string; label?: string };
+}
+
+/** Who may read something: everyone, or the sorted names of the groups that may. */
+export type Readers = 'public' | readonly string[];
+
+export interface CompiledPolicy {
+  readonly groups: readonly { readonly name: string; readonly label: string }[];
+  readonly groupNames: readonly string[];
+  /** Groups that read every section (the fallback for files no page loads). */
+  readonly fullAccess: readonly string[];
+  readonly publicRoutes: readonly string[];
+  readonly publicSections: readonly string[];
+  readonly sectionPaths: readonly { readonly key: string; readonly section: string }[];
+  readonly sections: readonly { readonly name: string; readonly label: string; readonly readers: readonly string[] }[];
+  readonly readers: ReadonlyMap<string, readonly string[]>;
+  readonly domainRules: readonly { readonly domain: string; readonly groups: readonly string[] }[];
+  readonly claim: string;
+  readonly requestAccess: { readonly email: string; readonly label: string };
+}
+
 export declare const LOGIN_PATH: '/login';
 export declare const NEXT_PARAM: 'next';
+export declare const PUBLIC: 'public';
+
+/** The checked-in policy file as written. */
+export declare const policyFile: PolicyFile;
+/** The checked-in policy, compiled. */
+export declare const policy: CompiledPolicy;
+export declare const GROUPS: CompiledPolicy['groups'];
+export declare const REQUEST_ACCESS: CompiledPolicy['requestAccess'];
+
+/** Checks a policy (every problem named at once) and compiles it for matching. */
+export declare function compilePolicy(file: PolicyFile): CompiledPolicy;
 /** The portal's route key (decoded, lower case, no trailing slash), or null if the path cannot name a page. */
 export declare function normalizeRoute(rawPath: string): string | null;
-/** Whether a route is public; everything else is private. */
+/** Who may read a route: 'public', the groups that may, or null when no rule matches. */
+export declare function readersOf(rawPath: string, compiled?: CompiledPolicy): Readers | null;
+/** The section of a route: 'public', a section name, or null. */
+export declare function sectionOf(rawPath: string, compiled?: CompiledPolicy): string | null;
+/** Whether a route is open to everyone; everything else is private. */
 export declare function isPublicRoute(rawPath: string): boolean;
+/** Whether a reader with these groups (null: signed out) may read a route. */
+export declare function canRead(groups: readonly string[] | null, rawPath: string, compiled?: CompiledPolicy): boolean;
+/** Whether a reader with these groups (null: signed out) is among `readers`. */
+export declare function mayRead(groups: readonly string[] | null, readers: Readers | null): boolean;
+/** An account's groups: its custom claim plus the e-mail-domain rules for verified addresses. */
+export declare function groupsOfAccount(
+  account: { email?: string | null; emailVerified?: boolean; claims?: Record<string, unknown> | null },
+  compiled?: CompiledPolicy,
+): string[];
+/** The groups an administrator set in the custom claim (known names only). */
+export declare function claimedGroups(
+  claims: Record<string, unknown> | null | undefined,
+  compiled?: CompiledPolicy,
+): string[];
+/** The id of the access unit of these readers: 'public' or groups joined with '+'. */
+export declare function unitId(readers: Readers): string;
+/** Every access unit the policy can give a page, public first. */
+export declare function accessUnits(compiled?: CompiledPolicy): { id: string; readers: Readers }[];
+/** The CSS class that marks a link to something these readers may open. */
+export declare function readersClass(readers: Readers | null): string;
+/** The stylesheet that hides marked items from signed-in readers outside their groups. */
+export declare function accessStyles(compiled?: CompiledPolicy): string;
 /** `next` when it is a path on this site, else `/`. */
 export declare function safeNextPath(next: unknown): string;
 /** The login URL that returns the reader to `path` after signing in. */

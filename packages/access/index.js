@@ -1,23 +1,26 @@
-// The portal's access policy: the one place that decides which routes anyone may read.
-// Imported by the gate server (which enforces it), by the build step that computes the
-// public files, and by the site (client guard, sitemap, login redirect). Plain ES module
-// so that Node, Docusaurus' bundler and its config loader all read it as is.
+// The portal's access decision: the one place that says who may read which route. It
+// reads the policy file beside it (`policy.js`). Imported by the gate server (which
+// enforces it), by the build step that labels every file of the build with the groups
+// that may read it, and by the site (client guard, sidebar, cards, search, sitemap).
+// Plain ES module so that Node, Docusaurus' bundler and its config loader all read it as is.
 
-/** Routes open to everyone, as normalised keys (lower case, no trailing slash). */
-export const PUBLIC_ROUTES = Object.freeze(['/', '/login', '/docs']);
-
-/** Sections open to everyone with every page below them, matched as whole path segments. */
-export const PUBLIC_SECTIONS = Object.freeze(['/docs/norigin-spatial-navigation']);
+import policyFile from './policy.js';
 
 /** The login route and the query parameter that carries where to go after signing in. */
 export const LOGIN_PATH = '/login';
 export const NEXT_PARAM = 'next';
 
+/** What `readersOf` answers for a route everyone may read. */
+export const PUBLIC = 'public';
+
+const GROUP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
 /**
  * Normalises a URL path the way the portal matches routes (spec §2): percent-decoded,
  * case ignored, trailing slashes ignored. Returns null for anything that cannot name a
  * page: bad percent-encoding, NUL or other control characters, backslashes, empty or dot
- * segments. Callers treat null as "not public".
+ * segments. Callers treat null as "no page, nobody reads it".
  *
  * @param {string} rawPath
  * @returns {string | null}
@@ -39,17 +42,294 @@ export function normalizeRoute(rawPath) {
   return trimmed.toLowerCase();
 }
 
+/** `key` is `section` or below it, by whole path segment. */
+const within = (key, section) => key === section || key.startsWith(section === '/' ? '/' : section + '/');
+
 /**
- * Whether a route is public. Everything not listed is private by default.
+ * Checks a policy and compiles it for matching. Every problem is named, all at once, so
+ * a wrong policy is fixed in one go.
+ *
+ * @param {import('./index.js').PolicyFile} file
+ * @returns {import('./index.js').CompiledPolicy}
+ */
+export function compilePolicy(file) {
+  const problems = [];
+  const groups = Object.entries(file.groups ?? {});
+  const sectionEntries = Object.entries(file.sections ?? {});
+  if (groups.length === 0) problems.push('the policy names no groups');
+  if (groups.length > 16) problems.push('the policy names more than 16 groups');
+  for (const [name, group] of groups) {
+    if (!GROUP_NAME.test(name)) problems.push(`group "${name}": a name is lower-case letters, digits and dashes`);
+    if (typeof group.label !== 'string' || group.label.trim() === '') problems.push(`group "${name}" has no label`);
+    if (group.reads !== 'all') {
+      if (!Array.isArray(group.reads)) problems.push(`group "${name}": reads must be "all" or a list of sections`);
+      else
+        for (const section of group.reads)
+          if (!(section in (file.sections ?? {})))
+            problems.push(`group "${name}" reads section "${section}", which the policy does not define`);
+    }
+  }
+
+  const publicRoutes = (file.public?.routes ?? []).map((path) => normalizeRoute(path));
+  const publicSections = (file.public?.sections ?? []).map((path) => normalizeRoute(path));
+  for (const [index, key] of [...publicRoutes, ...publicSections].entries())
+    if (key === null) problems.push(`public path #${index + 1} is not a path`);
+
+  /** Every section path once, longest first, so the most specific section wins. */
+  const sectionPaths = [];
+  const seen = new Map();
+  for (const [name, section] of sectionEntries) {
+    if (!Array.isArray(section.paths) || section.paths.length === 0) problems.push(`section "${name}" has no paths`);
+    for (const path of section.paths ?? []) {
+      const key = normalizeRoute(path);
+      if (key === null) problems.push(`section "${name}": "${path}" is not a path`);
+      else if (seen.has(key)) problems.push(`"${path}" is in both section "${seen.get(key)}" and section "${name}"`);
+      else {
+        seen.set(key, name);
+        sectionPaths.push({ key, section: name });
+      }
+    }
+  }
+  sectionPaths.sort((a, b) => b.key.length - a.key.length);
+
+  /** Section → the groups that read it, sorted. */
+  const readers = new Map();
+  for (const [name] of sectionEntries) {
+    const names = groups
+      .filter(([, group]) => group.reads === 'all' || (Array.isArray(group.reads) && group.reads.includes(name)))
+      .map(([groupName]) => groupName)
+      .sort();
+    if (names.length === 0) problems.push(`section "${name}" is read by no group`);
+    readers.set(name, Object.freeze(names));
+  }
+
+  const domainRules = (file.accounts?.emailDomains ?? []).map((rule) => ({
+    domain: String(rule.domain ?? '').toLowerCase(),
+    groups: rule.groups ?? [],
+  }));
+  for (const rule of domainRules) {
+    if (!DOMAIN.test(rule.domain)) problems.push(`e-mail domain rule "${rule.domain}" is not a domain name`);
+    for (const group of rule.groups)
+      if (!(group in (file.groups ?? {})))
+        problems.push(`e-mail domain rule "${rule.domain}" gives group "${group}", which the policy does not define`);
+  }
+  const claim = file.accounts?.claim;
+  if (typeof claim !== 'string' || !/^[A-Za-z_][\w]*$/.test(claim))
+    problems.push('accounts.claim must name a custom claim such as "groups"');
+  const requestAccess = file.requestAccess;
+  if (typeof requestAccess?.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(requestAccess.email))
+    problems.push('requestAccess.email must be an e-mail address');
+
+  if (problems.length > 0) {
+    const error = new Error(`The access policy is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    error.name = 'AccessPolicyError';
+    throw error;
+  }
+  const groupNames = groups.map(([name]) => name);
+  return Object.freeze({
+    groups: Object.freeze(groups.map(([name, group]) => Object.freeze({ name, label: group.label }))),
+    groupNames: Object.freeze(groupNames),
+    fullAccess: Object.freeze(
+      groups
+        .filter(([, group]) => group.reads === 'all')
+        .map(([name]) => name)
+        .sort(),
+    ),
+    publicRoutes: Object.freeze(publicRoutes),
+    publicSections: Object.freeze(publicSections),
+    sectionPaths: Object.freeze(sectionPaths),
+    sections: Object.freeze(
+      sectionEntries.map(([name, section]) =>
+        Object.freeze({ name, label: section.label ?? name, readers: readers.get(name) }),
+      ),
+    ),
+    readers,
+    domainRules: Object.freeze(domainRules),
+    claim,
+    requestAccess: Object.freeze({ email: requestAccess.email, label: requestAccess.label ?? requestAccess.email }),
+  });
+}
+
+/** The checked-in policy file as written, for tools and tests that derive a variant of it. */
+export { policyFile };
+
+/** The checked-in policy, compiled once. A broken policy stops whatever imports this. */
+export const policy = compilePolicy(policyFile);
+
+/** The groups, in the policy's order, with their labels. */
+export const GROUPS = policy.groups;
+
+/** Where a reader without access asks for it. */
+export const REQUEST_ACCESS = policy.requestAccess;
+
+/**
+ * Who may read a route: `'public'` for everyone, else the sorted names of the groups that
+ * may, or null when no rule matches it (the build refuses such a page; the gate treats
+ * an unmatched path as a page nobody reads).
  *
  * @param {string} rawPath a URL path, possibly percent-encoded, without query or hash
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {'public' | readonly string[] | null}
+ */
+export function readersOf(rawPath, compiled = policy) {
+  const key = normalizeRoute(rawPath);
+  if (key === null) return null;
+  if (compiled.publicRoutes.includes(key)) return PUBLIC;
+  if (compiled.publicSections.some((section) => within(key, section))) return PUBLIC;
+  const match = compiled.sectionPaths.find(({ key: section }) => within(key, section));
+  return match ? (compiled.readers.get(match.section) ?? null) : null;
+}
+
+/**
+ * The section a route belongs to: `'public'`, a section name, or null.
+ *
+ * @param {string} rawPath
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string | null}
+ */
+export function sectionOf(rawPath, compiled = policy) {
+  const key = normalizeRoute(rawPath);
+  if (key === null) return null;
+  if (compiled.publicRoutes.includes(key) || compiled.publicSections.some((section) => within(key, section)))
+    return PUBLIC;
+  return compiled.sectionPaths.find(({ key: section }) => within(key, section))?.section ?? null;
+}
+
+/**
+ * Whether a route is open to everyone. Everything not listed is private by default.
+ *
+ * @param {string} rawPath
  * @returns {boolean}
  */
 export function isPublicRoute(rawPath) {
-  const key = normalizeRoute(rawPath);
-  if (key === null) return false;
-  if (PUBLIC_ROUTES.includes(key)) return true;
-  return PUBLIC_SECTIONS.some((section) => key === section || key.startsWith(section + '/'));
+  return readersOf(rawPath) === PUBLIC;
+}
+
+/**
+ * Whether a reader with `groups` may read a route (`null` groups: signed out).
+ *
+ * @param {readonly string[] | null} groups
+ * @param {string} rawPath
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {boolean}
+ */
+export function canRead(groups, rawPath, compiled = policy) {
+  return mayRead(groups, readersOf(rawPath, compiled));
+}
+
+/**
+ * Whether a reader with `groups` is among `readers` (a `readersOf` answer).
+ *
+ * @param {readonly string[] | null} groups
+ * @param {'public' | readonly string[] | null} readers
+ * @returns {boolean}
+ */
+export function mayRead(groups, readers) {
+  if (readers === PUBLIC) return true;
+  if (readers === null || groups === null) return false;
+  return readers.some((group) => groups.includes(group));
+}
+
+/**
+ * The groups of a signed-in account: those named in its `groups` custom claim (unknown
+ * names ignored) and those its e-mail domain gives, when the address is verified.
+ * An account with none gets no session.
+ *
+ * @param {{ email?: string | null, emailVerified?: boolean, claims?: Record<string, unknown> | null }} account
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function groupsOfAccount(account, compiled = policy) {
+  const found = new Set();
+  const claimed = account.claims?.[compiled.claim];
+  if (Array.isArray(claimed))
+    for (const name of claimed) if (typeof name === 'string' && compiled.groupNames.includes(name)) found.add(name);
+  const email = typeof account.email === 'string' ? account.email.toLowerCase() : '';
+  const at = email.lastIndexOf('@');
+  if (account.emailVerified === true && at > 0) {
+    const domain = email.slice(at + 1);
+    for (const rule of compiled.domainRules) if (rule.domain === domain) for (const g of rule.groups) found.add(g);
+  }
+  return compiled.groupNames.filter((name) => found.has(name));
+}
+
+/**
+ * The groups that the claim names (what an administrator set), separate from what the
+ * e-mail domain gives: the readers command and the admin page change only these.
+ *
+ * @param {Record<string, unknown> | null | undefined} claims
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function claimedGroups(claims, compiled = policy) {
+  const claimed = claims?.[compiled.claim];
+  return Array.isArray(claimed) ? compiled.groupNames.filter((name) => claimed.includes(name)) : [];
+}
+
+/**
+ * An access unit: the set of readers that some pages share. `'public'`, or group names
+ * joined with `+` (`admin+partner+staff`). Each unit gets its own search index, and a
+ * reader loads the units they belong to.
+ *
+ * @param {'public' | readonly string[]} readers
+ * @returns {string}
+ */
+export function unitId(readers) {
+  return readers === PUBLIC ? PUBLIC : [...readers].sort().join('+');
+}
+
+/**
+ * Every access unit the policy can give a page, public first.
+ *
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {{ id: string, readers: 'public' | readonly string[] }[]}
+ */
+export function accessUnits(compiled = policy) {
+  const units = new Map([[PUBLIC, { id: PUBLIC, readers: /** @type {'public'} */ (PUBLIC) }]]);
+  for (const section of compiled.sections) {
+    const id = unitId(section.readers);
+    if (!units.has(id)) units.set(id, { id, readers: section.readers });
+  }
+  return [...units.values()];
+}
+
+/**
+ * The CSS class that marks a link, card or sidebar item with who may open its target, so
+ * the site can show each reader only what they may open (see `accessStyles`).
+ *
+ * @param {'public' | readonly string[] | null} readers
+ * @returns {string}
+ */
+export function readersClass(readers) {
+  if (readers === PUBLIC) return 'portal-r-public';
+  if (readers === null || readers.length === 0) return 'portal-r-none';
+  return `portal-r-${[...readers].sort().join('_')}`;
+}
+
+/**
+ * The stylesheet that hides, for a signed-in reader, every marked item they may not open,
+ * and shows a lock on private items to a signed-out visitor. The root element carries
+ * `portal-signed-in` and one `portal-g-<group>` class per group of the reader, or
+ * `portal-signed-out`; with neither (not known yet) everything shows. The lock mark for
+ * signed-out visitors is the site's own style (site/src/css/custom.css).
+ *
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string}
+ */
+export function accessStyles(compiled = policy) {
+  const names = compiled.groupNames;
+  const rules = [];
+  // One rule per set of groups: hidden when the reader is in none of them.
+  for (let mask = 1; mask < 1 << names.length; mask++) {
+    const set = names.filter((_, index) => mask & (1 << index));
+    const className = readersClass(set);
+    const outside = set.map((group) => `:not(.portal-g-${group})`).join('');
+    rules.push(`html.portal-signed-in${outside} .${className}`);
+  }
+  rules.push('html.portal-signed-in .portal-r-none');
+  // A card in a list sits in a column of its own (`article.col`): hide the column with it.
+  const hidden = rules.flatMap((rule) => [rule, rule.replace(/ (\.[\w-]+)$/, ' article.col:has(> $1)')]);
+  return `${hidden.join(',\n')} { display: none !important; }\n`;
 }
 
 const BASE = 'https://portal.invalid';

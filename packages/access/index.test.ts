@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 
-import { isPublicRoute, loginUrlFor, normalizeRoute, safeNextPath } from './index.js';
+import {
+  accessStyles,
+  accessUnits,
+  canRead,
+  claimedGroups,
+  compilePolicy,
+  groupsOfAccount,
+  isPublicRoute,
+  loginUrlFor,
+  normalizeRoute,
+  policy,
+  policyFile,
+  readersClass,
+  readersOf,
+  safeNextPath,
+  sectionOf,
+  type PolicyFile,
+} from './index.js';
 
 describe('isPublicRoute', () => {
   it.each([
@@ -31,6 +48,7 @@ describe('isPublicRoute', () => {
     '/docs/player-manager-mono/packages/player-adapter-dash.js',
     '/docs/Spat-Nav/Detailed_README_SpatNav',
     '/docs/category/player-framework',
+    '/docs/frontend-guidelines/GitFlow',
     '/blog',
     '/blog/rss.xml',
     '/markdown-page',
@@ -120,5 +138,159 @@ describe('loginUrlFor', () => {
 
   it('drops a next that would leave the site', () => {
     expect(loginUrlFor('//evil.example')).toBe('/login');
+  });
+});
+
+describe('who reads which route (the checked-in policy)', () => {
+  const ALL = ['admin', 'partner', 'staff'];
+  const INTERNAL = ['admin', 'staff'];
+  it.each([
+    ['/docs/player-manager-mono/', ALL],
+    ['/DOCS/Player-Manager-Mono/packages/player-adapter-dash.js', ALL],
+    ['/docs/category/player-framework', ALL],
+    ['/docs/ui-toolkit', ALL],
+    ['/docs/ui-toolkit-mono/packages/hooks/', ALL],
+    ['/docs/Spat-Nav/Detailed_README_SpatNav', ALL],
+    ['/docs/layout-engine/CHANGELOG', ALL],
+    ['/docs/norigin-reference-app/', ALL],
+    ['/docs/demo-app/', ALL],
+    ['/docs/whitelabel/', ALL],
+    ['/blog', ALL],
+    ['/blog/rss.xml', ALL],
+    ['/markdown-page', ALL],
+    ['/docs/frontend-guidelines/GitFlow', INTERNAL],
+    ['/docs/tv-app-training/', INTERNAL],
+    ['/docs/knowledge-nugget-app/CHANGELOG', INTERNAL],
+    ['/docs/player-manager-mono-custom-test/packages/player-core/', INTERNAL],
+    ['/docs/france24-demo/', INTERNAL],
+    ['/docs/support-documentation', INTERNAL],
+  ])('%s is read by %j', (path, groups) => {
+    expect(readersOf(path)).toEqual(groups);
+  });
+
+  it('opens the public routes to everyone', () => {
+    for (const path of ['/', '/login', '/docs/', '/docs/Norigin-Spatial-Navigation/CHANGELOG'])
+      expect(readersOf(path), path).toBe('public');
+  });
+
+  it('matches no rule for paths outside every section, and for paths that cannot name a page', () => {
+    for (const path of ['/docs/no-such-project/', '/nope', '/docs/player-manager-monox', '/docs/%ZZ'])
+      expect(readersOf(path), path).toBeNull();
+  });
+
+  it('gives a partner the player docs but not the guidelines; staff read both', () => {
+    expect(canRead(['partner'], '/docs/player-manager-mono/')).toBe(true);
+    expect(canRead(['partner'], '/docs/frontend-guidelines/')).toBe(false);
+    expect(canRead(['staff'], '/docs/frontend-guidelines/')).toBe(true);
+    expect(canRead(['admin'], '/docs/frontend-guidelines/')).toBe(true);
+    expect(canRead(null, '/docs/player-manager-mono/')).toBe(false);
+    expect(canRead(null, '/docs/Norigin-Spatial-Navigation/')).toBe(true);
+    expect(canRead([], '/docs/player-manager-mono/')).toBe(false);
+    expect(canRead(['staff'], '/docs/no-such-project/')).toBe(false);
+  });
+
+  it('names the section of a route, the longest match winning', () => {
+    expect(sectionOf('/docs/player-manager-mono-custom-test/')).toBe('internal');
+    expect(sectionOf('/docs/player-manager-mono/CHANGELOG')).toBe('player');
+    expect(sectionOf('/docs/')).toBe('public');
+    expect(sectionOf('/docs/x')).toBeNull();
+  });
+
+  it('has three access units: public, what partners share with staff, and internal', () => {
+    expect(accessUnits().map((unit) => unit.id)).toEqual(['public', 'admin+partner+staff', 'admin+staff']);
+  });
+});
+
+describe("an account's groups", () => {
+  it.each([
+    ['a verified company address', { email: 'Dev@Norigin.Example', emailVerified: true }, ['staff']],
+    ['an unverified company address', { email: 'dev@norigin.example', emailVerified: false }, []],
+    ['a subdomain of the company domain', { email: 'dev@eu.norigin.example', emailVerified: true }, []],
+    ['a look-alike domain', { email: 'dev@norigin.example.evil.example', emailVerified: true }, []],
+    ['another domain', { email: 'dev@partner.example', emailVerified: true }, []],
+    ['no e-mail', { email: null, emailVerified: true }, []],
+    [
+      'the claim, verified or not',
+      { email: 'dev@partner.example', emailVerified: false, claims: { groups: ['partner'] } },
+      ['partner'],
+    ],
+    [
+      'the claim and the domain together, in policy order',
+      { email: 'dev@norigin.example', emailVerified: true, claims: { groups: ['admin'] } },
+      ['staff', 'admin'],
+    ],
+    [
+      'unknown and malformed names in the claim',
+      { email: 'x@y.example', emailVerified: true, claims: { groups: ['root', 7, 'partner', 'PARTNER'] } },
+      ['partner'],
+    ],
+    ['a claim that is not a list', { email: 'x@y.example', emailVerified: true, claims: { groups: 'staff' } }, []],
+  ])('%s', (_name, account, groups) => {
+    expect(groupsOfAccount(account)).toEqual(groups);
+  });
+
+  it('keeps what the claim says apart from what the domain gives', () => {
+    expect(claimedGroups({ groups: ['admin', 'nope'] })).toEqual(['admin']);
+    expect(claimedGroups(undefined)).toEqual([]);
+  });
+});
+
+describe('checking a policy', () => {
+  const valid = (): PolicyFile => JSON.parse(JSON.stringify(policyFile)) as PolicyFile;
+
+  it('accepts the checked-in policy', () => {
+    expect(() => compilePolicy(valid())).not.toThrow();
+    expect(policy.fullAccess).toEqual(['admin', 'staff']);
+  });
+
+  it('names every problem at once', () => {
+    const file = valid() as unknown as {
+      groups: Record<string, { label: string; reads: unknown }>;
+      sections: Record<string, { paths: string[] }>;
+      accounts: { emailDomains: { domain: string; groups: string[] }[] };
+    };
+    file.groups.partner = { label: '', reads: ['player', 'ghosts'] };
+    file.groups['Bad Name'] = { label: 'x', reads: 'all' };
+    file.sections.orphan = { paths: ['/docs/orphan'] };
+    file.sections.layout = { paths: ['/docs/whitelabel'] };
+    file.accounts.emailDomains.push({ domain: 'not a domain', groups: ['wizards'] });
+    let message = '';
+    try {
+      compilePolicy(file as unknown as PolicyFile);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('group "partner" has no label');
+    expect(message).toContain('group "partner" reads section "ghosts", which the policy does not define');
+    expect(message).toContain('group "Bad Name": a name is lower-case letters, digits and dashes');
+    expect(message).toContain('"/docs/whitelabel" is in both section');
+    expect(message).toContain('e-mail domain rule "not a domain" is not a domain name');
+    expect(message).toContain('gives group "wizards"');
+  });
+
+  it('refuses a section that no group reads', () => {
+    const file = valid();
+    (file.sections as Record<string, { paths: string[] }>).attic = { paths: ['/docs/attic'] };
+    const groups = file.groups as Record<string, { label: string; reads: 'all' | string[] }>;
+    for (const group of Object.values(groups)) group.reads = ['blog'];
+    expect(() => compilePolicy(file)).toThrow(/section "attic" is read by no group/);
+  });
+});
+
+describe('marking links for each reader', () => {
+  it('names a class per set of readers', () => {
+    expect(readersClass('public')).toBe('portal-r-public');
+    expect(readersClass(['staff', 'admin'])).toBe('portal-r-admin_staff');
+    expect(readersClass(null)).toBe('portal-r-none');
+  });
+
+  it('hides an item from a signed-in reader in none of its groups, and its card column with it', () => {
+    const css = accessStyles();
+    expect(css).toContain('html.portal-signed-in:not(.portal-g-staff):not(.portal-g-admin) .portal-r-admin_staff');
+    expect(css).toContain(
+      'html.portal-signed-in:not(.portal-g-staff):not(.portal-g-admin) article.col:has(> .portal-r-admin_staff)',
+    );
+    // Seven non-empty sets of three groups, plus "nobody", each twice (item and card column).
+    expect(css.split(',\n')).toHaveLength(16);
   });
 });

@@ -1,14 +1,20 @@
+import { connect, type AddressInfo } from 'node:net';
+
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { SESSION_COOKIE } from './app.js';
+import { GROUPS_HINT_COOKIE, SESSION_COOKIE } from './app.js';
 import { loggerOptions } from './logging.js';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
-import { makeTestSite, PRIVATE_CANARY } from './test/test-site.js';
+import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from './test/test-site.js';
 
+/** Read by partners and staff. */
 const PRIVATE_PAGE = '/docs/layout-engine/';
 const PRIVATE_ASSET = '/assets/js/1a2b3c4d.5e6f7a8b.js';
+/** Read by staff (and admins) only. */
+const STAFF_PAGE = '/docs/frontend-guidelines/GitFlow';
+const STAFF_ASSET = '/assets/js/9f8e7d6c.5b4a3f2e.js';
 
 describe('the gate server', () => {
   let app: FastifyInstance;
@@ -21,8 +27,8 @@ describe('the gate server', () => {
   });
   afterAll(() => app.close());
 
-  const signedIn = async (): Promise<{ cookie: string; uid: string }> => {
-    const reader = await readers.create();
+  const signedIn = async (groups = ['staff']): Promise<{ cookie: string; uid: string }> => {
+    const reader = await readers.create({ groups });
     const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
     return { cookie, uid: reader.uid };
   };
@@ -63,7 +69,10 @@ describe('the gate server', () => {
     });
 
     it('never see private bytes through HEAD, Range or conditional requests', async () => {
-      const etag = (await app.inject({ url: PRIVATE_ASSET, cookies: {} })).headers.etag;
+      // The real ETag, as a signed-in reader gets it: a conditional request with it must not confirm the file.
+      const { cookie } = await signedIn();
+      const etag = (await app.inject({ url: PRIVATE_ASSET, headers: { cookie } })).headers.etag;
+      expect(etag).toMatch(/^"[\w-]{22}"$/);
       for (const headers of [
         { range: 'bytes=0-10' },
         { 'if-none-match': '*' },
@@ -108,12 +117,15 @@ describe('the gate server', () => {
       expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     });
 
-    it('see their e-mail at GET /api/session; anonymous readers get 401', async () => {
-      const reader = await readers.create();
+    it('see their e-mail and groups at GET /api/session, with the groups hint cookie; anonymous readers get 401', async () => {
+      const reader = await readers.create({ groups: ['partner', 'admin'] });
       const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
       const me = await app.inject({ url: '/api/session', headers: { cookie } });
       expect(me.statusCode).toBe(200);
-      expect(me.json()).toEqual({ email: reader.email });
+      expect(me.json()).toEqual({ email: reader.email, groups: ['partner', 'admin'] });
+      const hint = me.cookies.find((c) => c.name === GROUPS_HINT_COOKIE);
+      expect(hint).toMatchObject({ value: 'partner.admin', path: '/', sameSite: 'Lax' });
+      expect(hint?.httpOnly).toBeFalsy();
       expect((await app.inject({ url: '/api/session' })).statusCode).toBe(401);
     });
 
@@ -126,8 +138,10 @@ describe('the gate server', () => {
         payload: { idToken: await readers.signIn(reader.email, reader.password) },
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ email: reader.email });
-      const setCookie = String(response.headers['set-cookie']);
+      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'] });
+      const setCookie = String(
+        [response.headers['set-cookie']].flat().find((header) => header?.startsWith(`${SESSION_COOKIE}=`)),
+      );
       expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
       expect(setCookie).toContain('HttpOnly');
       expect(setCookie).toContain('SameSite=Lax');
@@ -209,18 +223,42 @@ describe('the gate server', () => {
         payload: { idToken },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'user-disabled' });
+      expect(response.json()).toEqual({ error: 'This account has been disabled.', code: 'disabled' });
       await expect(readers.signIn(reader.email, reader.password)).rejects.toThrow(/USER_DISABLED/);
     });
 
-    it('the verification cache keeps a verified cookie at most its TTL', async () => {
-      const reader = await readers.create();
-      const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
-      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
-      await readers.disable(reader.uid);
-      // Within the TTL (60 s here) the cached verdict stands; the server with TTL 0 sees the change.
-      expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
-      expect((await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(302);
+    it('the verification cache keeps a verified cookie at most its TTL, by the injected clock', async () => {
+      let now = Date.now();
+      const { app: timed } = await testApp(siteDir, {}, undefined, () => now);
+      try {
+        const reader = await readers.create();
+        const cookie = await signInCookie(timed, await readers.signIn(reader.email, reader.password));
+        expect((await timed.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+        await readers.disable(reader.uid);
+        // Within the TTL (60 s) the cached verdict stands…
+        now += 59_000;
+        expect((await timed.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+        // …and once it has passed, the next request asks the identity service and is signed out.
+        now += 2_000;
+        const after = await timed.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+        expect(after.statusCode).toBe(302);
+        expect(String(after.headers['set-cookie'])).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+      } finally {
+        await timed.close();
+      }
+    });
+
+    it('a group removed by an administrator closes its pages once the cached verdict expires', async () => {
+      const reader = await readers.create({ groups: ['partner'] });
+      const cookie = await signInCookie(fresh, await readers.signIn(reader.email, reader.password));
+      expect((await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      await readers.setGroups(reader.uid, ['partner', 'staff']);
+      expect((await fresh.inject({ url: STAFF_PAGE, headers: { cookie } })).statusCode).toBe(200);
+      await readers.setGroups(reader.uid, []);
+      // No group left: the session ends (the door is closed), not just the page.
+      const response = await fresh.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+      expect(response.statusCode).toBe(302);
+      expect(String(response.headers['set-cookie'])).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
     });
   });
 
@@ -283,15 +321,15 @@ describe('the gate server', () => {
     });
 
     it.each([
-      ['bad JSON', '{"idToken":', 'application/json', 400],
-      ['no idToken', '{}', 'application/json', 400],
-      ['an empty idToken', '{"idToken":""}', 'application/json', 400],
-      ['a number', '{"idToken":42}', 'application/json', 400],
-      ['extra fields', '{"idToken":"x","admin":true}', 'application/json', 400],
-      ['a form post', 'idToken=x', 'application/x-www-form-urlencoded', 415],
-      ['a huge body', JSON.stringify({ idToken: 'x'.repeat(20_000) }), 'application/json', 413],
-      ['a garbage token', '{"idToken":"garbage"}', 'application/json', 401],
-    ])('answers %s with %i and a short reason', async (_name, payload, type, status) => {
+      ['bad JSON', 400, '{"idToken":', 'application/json'],
+      ['no idToken', 400, '{}', 'application/json'],
+      ['an empty idToken', 400, '{"idToken":""}', 'application/json'],
+      ['a number', 400, '{"idToken":42}', 'application/json'],
+      ['extra fields', 400, '{"idToken":"x","admin":true}', 'application/json'],
+      ['a form post', 415, 'idToken=x', 'application/x-www-form-urlencoded'],
+      ['a huge body', 413, JSON.stringify({ idToken: 'x'.repeat(20_000) }), 'application/json'],
+      ['a garbage token', 401, '{"idToken":"garbage"}', 'application/json'],
+    ])('answers %s with %i and a short reason', async (_name, status, payload, type) => {
       const response = await app.inject({
         method: 'POST',
         url: '/api/session',
@@ -304,12 +342,11 @@ describe('the gate server', () => {
       expect(response.headers['set-cookie']).toBeUndefined();
     });
 
-    it('refuses an old sign-in', async () => {
-      const { app: later } = await testApp(siteDir);
+    it('refuses an old sign-in, saying so', async () => {
+      // The gate's clock six minutes ahead: the sign-in behind the token is no longer recent.
+      const { app: later } = await testApp(siteDir, {}, undefined, () => Date.now() + 6 * 60 * 1000);
       const reader = await readers.create();
       const idToken = await readers.signIn(reader.email, reader.password);
-      const realNow = Date.now;
-      Date.now = () => realNow() + 6 * 60 * 1000;
       try {
         const response = await later.inject({
           method: 'POST',
@@ -318,8 +355,9 @@ describe('the gate server', () => {
           payload: { idToken },
         });
         expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ error: 'Sign in again: the sign-in is not recent.', code: 'not-recent' });
+        expect(response.headers['set-cookie']).toBeUndefined();
       } finally {
-        Date.now = realNow;
         await later.close();
       }
     });
@@ -343,6 +381,192 @@ describe('the gate server', () => {
         expect(statuses).toEqual([401, 401, 401, 429, 429]);
       } finally {
         await limited.close();
+      }
+    });
+  });
+
+  describe('readers in groups', () => {
+    it('a partner reads partner pages and chunks, and gets the no-access page for staff-only pages', async () => {
+      const reader = await readers.create({ groups: ['partner'] });
+      const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+      const partnerPage = await app.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+      expect(partnerPage.statusCode).toBe(200);
+      expect(partnerPage.body).toContain(PRIVATE_CANARY);
+      expect((await app.inject({ url: PRIVATE_ASSET, headers: { cookie } })).statusCode).toBe(200);
+
+      const staffPage = await app.inject({ url: '/DOCS/frontend-guidelines/gitflow/', headers: { cookie } });
+      expect(staffPage.statusCode).toBe(403);
+      expect(staffPage.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(staffPage.headers['cache-control']).toBe('no-store');
+      expect(staffPage.headers.vary).toContain('Cookie');
+      expect(staffPage.body).toContain('You do not have access to this page');
+      expect(staffPage.body).toContain(reader.email);
+      expect(staffPage.body).toContain('mailto:developer-access@norigin.example?subject=Access%20to%20');
+      expect(staffPage.body).toContain('href="/"');
+      expect(staffPage.body).not.toContain(STAFF_CANARY);
+      // Still signed in: the no-access page ends nothing.
+      expect(staffPage.headers['set-cookie']).toBeUndefined();
+
+      for (const headers of [{}, { range: 'bytes=0-10' }, { 'if-none-match': '*' }]) {
+        const asset = await app.inject({ url: STAFF_ASSET, headers: { cookie, ...headers } });
+        expect(asset.statusCode, JSON.stringify(headers)).toBe(403);
+        expect(asset.body).toBe('');
+        expect(asset.headers.etag).toBeUndefined();
+      }
+    });
+
+    it('staff read the staff-only page and chunk', async () => {
+      const { cookie } = await signedIn(['staff']);
+      const page = await app.inject({ url: STAFF_PAGE, headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(STAFF_CANARY);
+      expect((await app.inject({ url: STAFF_ASSET, headers: { cookie } })).statusCode).toBe(200);
+    });
+
+    it('a verified company address is staff by its domain, without a claim', async () => {
+      const reader = await readers.create({ groups: [], email: `dev-${Date.now()}@norigin.example` });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN },
+        payload: { idToken: await readers.signIn(reader.email, reader.password) },
+      });
+      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'] });
+    });
+
+    /** An account made the way anyone can: the public sign-up call with the web API key. */
+    const selfMade = async (email?: string): Promise<string> => {
+      const response = await fetch(
+        `http://${readers.host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(
+            email ? { email, password: 'let-me-in-123', returnSecureToken: true } : { returnSecureToken: true },
+          ),
+        },
+      );
+      const json = (await response.json()) as { idToken: string };
+      return json.idToken;
+    };
+
+    it.each([
+      ['a self-made account at another domain', () => selfMade(`someone-${Date.now()}@gmail.example`), true],
+      [
+        'a self-made account at the company domain, unverified',
+        () => selfMade(`fake-${Date.now()}@norigin.example`),
+        true,
+      ],
+      ['an account without an e-mail address', () => selfMade(), false],
+    ])('%s gets no session: 403 with the reason, and no cookie', async (_name, token, hasEmail) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN },
+        payload: { idToken: await token() },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      const body = response.json() as { code: string; email: string | null; requestAccess: string; error: string };
+      expect(body.code).toBe(hasEmail ? 'no-access' : 'no-email');
+      expect(body.requestAccess).toBe('developer-access@norigin.example');
+      if (hasEmail) expect(body.email).toMatch(/@/);
+      expect(body.error.length).toBeLessThan(200);
+    });
+
+    it('refuses a token or a cookie issued in the same second as a logout', async () => {
+      const second = (): number => Math.floor(Date.now() / 1000);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const reader = await readers.create();
+        // Past the second the account was created in, so only the logout can matter.
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
+        const started = second();
+        const idToken = await readers.signIn(reader.email, reader.password);
+        const cookie = await signInCookie(app, idToken);
+        await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+        if (second() !== started) continue; // not within one second; try again with a new reader
+        const again = await app.inject({
+          method: 'POST',
+          url: '/api/session',
+          headers: { origin: ORIGIN },
+          payload: { idToken },
+        });
+        expect(again.statusCode).toBe(401);
+        expect(again.json()).toMatchObject({ code: 'revoked' });
+        expect((await app.inject({ url: PRIVATE_PAGE, headers: { cookie } })).statusCode).toBe(302);
+        return;
+      }
+      throw new Error('could not sign in and out within one second in five attempts');
+    });
+  });
+
+  describe('the client address', () => {
+    const attempt = (target: FastifyInstance, headers: Record<string, string>) =>
+      target.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: ORIGIN, ...headers },
+        payload: { idToken: 'x' },
+        remoteAddress: '10.0.0.5',
+      });
+
+    it('behind a trusted proxy, the sign-in limit counts each client, not the proxy', async () => {
+      const { app: proxied } = await testApp(siteDir, { SESSION_RATE_LIMIT: '2', TRUST_PROXY: '10.0.0.0/8' });
+      try {
+        const statuses = [];
+        for (const client of ['203.0.113.1', '203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.3'])
+          statuses.push((await attempt(proxied, { 'x-forwarded-for': client })).statusCode);
+        // One client's bad tokens block that client only.
+        expect(statuses).toEqual([401, 401, 429, 401, 401]);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('without TRUST_PROXY, X-Forwarded-For is ignored, so it cannot dodge the limit', async () => {
+      const { app: direct } = await testApp(siteDir, { SESSION_RATE_LIMIT: '2' });
+      try {
+        const statuses = [];
+        for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
+          statuses.push((await attempt(direct, { 'x-forwarded-for': client })).statusCode);
+        expect(statuses).toEqual([401, 401, 429]);
+      } finally {
+        await direct.close();
+      }
+    });
+
+    it('answers a malformed chunked body with 400 and logs no error', async () => {
+      const lines: string[] = [];
+      // At "warn", as under npm start: nothing reads the peer's address before the body
+      // fails, so the closed socket has none left when the rate limiter asks for it.
+      const { app: logged } = await testApp(siteDir, {}, loggerOptions('warn', { write: (line) => lines.push(line) }));
+      try {
+        await logged.listen({ port: 0, host: '127.0.0.1' });
+        const { port } = logged.server.address() as AddressInfo;
+        const answers: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          answers.push(
+            await new Promise<string>((resolve) => {
+              const socket = connect(port, '127.0.0.1', () => {
+                socket.write(
+                  'POST /api/session HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n' +
+                    'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{"idToken":1}\r\n0\r\n\r\n',
+                );
+              });
+              let received = '';
+              socket.on('data', (chunk) => (received += chunk.toString()));
+              socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
+              socket.on('error', () => resolve(received.split('\r\n')[0] ?? ''));
+            }),
+          );
+        }
+        expect(answers).toEqual(['HTTP/1.1 400 Bad Request', 'HTTP/1.1 400 Bad Request', 'HTTP/1.1 400 Bad Request']);
+        const errors = lines
+          .map((line) => JSON.parse(line) as { level: number; msg: string })
+          .filter((r) => r.level >= 50);
+        expect(errors).toEqual([]);
+      } finally {
+        await logged.close();
       }
     });
   });

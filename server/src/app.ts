@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
-import rateLimit from '@fastify/rate-limit';
-import { LRUCache } from 'lru-cache';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -9,20 +8,26 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 
-import { loginUrlFor } from '@portal/access';
+import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
 
+import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
+import { Identity, type Reader } from './auth/identity.js';
 import type { Config } from './config.js';
-import { Identity, IdentityUnavailableError, RejectedTokenError, type Reader } from './identity.js';
-import { unavailablePage } from './pages.js';
+import { noAccessPage, unavailablePage } from './pages.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
 /** Firebase Hosting forwards only a cookie of this name; keeping it makes that deployment possible. */
 export const SESSION_COOKIE = '__session';
+/**
+ * The reader's groups joined by `.`, readable by the page's scripts so that the first paint
+ * already shows each reader only what they may open. A hint only: the gate decides.
+ */
+export const GROUPS_HINT_COOKIE = 'portal_groups';
 
 export interface AppOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
-  /** Supply to share one Identity (tests); otherwise one is made from config. */
+  /** Supply to share one Identity or set its clock (tests); otherwise one is made from config. */
   identity?: Identity;
 }
 
@@ -79,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.identity ??
     new Identity({
       config: config.identity,
+      secret: config.session.secret,
       sessionMaxAgeSeconds: config.session.maxAgeSeconds,
       cacheTtlSeconds: config.session.cacheTtlSeconds,
       timeoutMs: config.session.identityTimeoutMs,
@@ -87,15 +93,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     exposeHeadRoutes: true,
     bodyLimit: 16 * 1024,
-    trustProxy: false,
+    // Whose X-Forwarded-For counts for the client address (TRUST_PROXY): none by default;
+    // a hop count trusts that many proxies nearest to this server.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Bodies are taken exactly as sent: no type coercion, no silently dropped fields.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
   if (!options.identity) app.addHook('onClose', () => identity.close());
   app.log.info({ files: site.files, bytes: site.bytes }, 'site loaded');
 
-  await app.register(cookie, { secret: config.session.secret });
-  await app.register(rateLimit, { global: false });
+  // Cookies are parsed here and signed by the identity core (auth/identity.ts).
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    // A request whose connection already closed (a malformed body) has no address; it is
+    // answered 400 anyway, so it shares one bucket instead of crashing the limiter.
+    keyGenerator: (request) => (request.ip ? normalizeIP(request.ip) : 'no-address'),
+  });
   // Security headers from helmet, built once: @fastify/helmet rebuilds helmet's middleware
   // (and re-parses the CSP) on every request, which cost two thirds of the gate's
   // throughput in the benchmark (bench/gate.mjs).
@@ -133,39 +150,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secureCookie = (request: FastifyRequest): boolean =>
     config.production || !loopbackHosts.has(requestHostname(request));
   const clearSession = (request: FastifyRequest, reply: FastifyReply): void => {
-    void reply.clearCookie(SESSION_COOKIE, {
+    const secure = secureCookie(request);
+    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: '/', sameSite: 'lax', secure });
+  };
+  const setGroupsHint = (request: FastifyRequest, reply: FastifyReply, reader: Reader): void => {
+    void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), {
       path: '/',
-      httpOnly: true,
       sameSite: 'lax',
       secure: secureCookie(request),
+      maxAge: config.session.maxAgeSeconds,
     });
   };
 
-  // Signed cookies whose signature was already checked → the session cookie inside. The
-  // check is a pure function of the cookie and the secret, so its result can be reused;
-  // whether the session is still valid is asked of `identity` on every request.
-  const signatureChecked = new LRUCache<string, string>({ max: 10_000 });
-
-  /** The reader behind a request's cookie; an invalid cookie is cleared (the reader is signed out). */
+  /** The reader behind a request's cookie; a cookie that is no good any more is cleared (the reader is signed out). */
   const readerOf = (request: FastifyRequest, reply: FastifyReply): Promise<Reader | 'anonymous' | 'unavailable'> => {
     request.portalReader ??= (async () => {
       const raw = request.cookies[SESSION_COOKIE];
       if (!raw) return 'anonymous';
-      let value = signatureChecked.get(raw);
-      if (value === undefined) {
-        const unsigned = request.unsignCookie(raw);
-        if (!unsigned.valid || !unsigned.value) {
-          request.log.info('session cookie with a bad signature; signing the reader out');
-          clearSession(request, reply);
-          return 'anonymous';
-        }
-        value = unsigned.value;
-        signatureChecked.set(raw, value);
-      }
-      const check = await identity.checkSession(value);
-      if (check.state === 'valid') return check.reader;
-      if (check.state === 'unavailable') return 'unavailable';
-      request.log.info({ reason: check.reason }, 'session rejected; signing the reader out');
+      const check = await identity.checkSession(raw);
+      if (check.ok) return check.reader;
+      if (!check.error.signsOut) return 'unavailable';
+      request.log.info({ code: check.error.code }, 'session refused; signing the reader out');
       clearSession(request, reply);
       return 'anonymous';
     })();
@@ -209,7 +215,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const reader = await readerOf(request, reply);
     if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
     if (reader === 'anonymous') return reply.code(401).send({ error: 'Not signed in' });
-    return reply.send({ email: reader.email });
+    setGroupsHint(request, reply, reader);
+    return reply.send({ email: reader.email, groups: reader.groups });
   });
 
   app.post(
@@ -237,17 +244,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           sameSite: 'lax',
           secure: secureCookie(request),
           maxAge: config.session.maxAgeSeconds,
-          signed: true,
         });
-        request.log.info({ uid: reader.uid }, 'session started');
-        return reply.send({ email: reader.email });
+        setGroupsHint(request, reply, reader);
+        request.log.info({ uid: reader.uid, groups: reader.groups }, 'session started');
+        return reply.send({ email: reader.email, groups: reader.groups });
       } catch (error) {
-        if (error instanceof RejectedTokenError) return reply.code(error.status).send({ error: error.message });
-        if (error instanceof IdentityUnavailableError) {
+        if (!(error instanceof AuthError)) throw error;
+        if (error.code === 'unavailable')
           request.log.warn({ err: error.cause }, 'identity service unavailable at sign-in');
-          return reply.code(503).send({ error: 'The sign-in service is not answering; try again shortly' });
-        }
-        throw error;
+        else request.log.info({ code: error.code }, 'sign-in refused');
+        const status = SIGN_IN_STATUS[error.code];
+        // Who is signed in and how to ask for access, for the login page to say so.
+        const refusal = status === 403 ? { email: error.email, requestAccess: REQUEST_ACCESS.email } : {};
+        return reply.code(status).send({ error: error.message, code: error.code, ...refusal });
       }
     },
   );
@@ -255,11 +264,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.post('/api/logout', { onRequest: requireSameOrigin }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const raw = request.cookies[SESSION_COOKIE];
-    const value = raw ? request.unsignCookie(raw) : undefined;
     clearSession(request, reply);
-    if (value?.valid && value.value) {
+    if (raw) {
       try {
-        const reader = await identity.endSession(value.value);
+        const reader = await identity.endSession(raw);
         if (reader) request.log.info({ uid: reader.uid }, 'session ended; refresh tokens revoked');
       } catch (error) {
         // The cookie is gone from this browser either way; revocation is retried at the next logout.
@@ -296,9 +304,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!file) return send(request, reply, site.notFound, 404);
     if (file.access === 'public') return send(request, reply, file, 200);
 
-    const reader = await readerOf(request, reply);
-    if (typeof reader === 'object') return send(request, reply, file, 200);
+    // A session verified within the cache's TTL is answered without waiting on a promise.
+    const raw = request.cookies[SESSION_COOKIE];
+    const reader = (raw !== undefined && identity.cachedReader(raw)) || (await readerOf(request, reply));
+    if (typeof reader === 'object' && mayRead(reader.groups, file.groups)) return send(request, reply, file, 200);
     void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
+    if (typeof reader === 'object') {
+      // Signed in, but not in the file's groups: say so, never send them to sign in again.
+      request.log.info({ uid: reader.uid, groups: reader.groups }, 'refused: outside the groups of this file');
+      if (file.kind !== 'page') return reply.code(403).send();
+      return reply
+        .code(403)
+        .header('content-type', 'text/html; charset=utf-8')
+        .send(noAccessPage({ path: request.url, email: reader.email, contact: REQUEST_ACCESS }));
+    }
     if (reader === 'unavailable') {
       void reply.header('retry-after', '5');
       if (file.kind === 'page') {

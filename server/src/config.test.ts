@@ -52,6 +52,35 @@ describe('loadConfig in development (the default)', () => {
     });
   });
 
+  it('listens on this machine only with the emulator, unless told otherwise', () => {
+    expect(problems({ SITE_DIR: siteDir, HOST: '0.0.0.0' })).toEqual([
+      expect.stringMatching(
+        /^HOST=0\.0\.0\.0 would let other machines reach a portal that trusts the Auth Emulator.*EMULATOR_ALLOW_REMOTE=1/,
+      ),
+    ]);
+    expect(loadConfig({ SITE_DIR: siteDir, HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ SITE_DIR: siteDir, HOST: '0.0.0.0', EMULATOR_ALLOW_REMOTE: '1' }).host).toBe('0.0.0.0');
+    expect(loadConfig(production({ HOST: '0.0.0.0' })).host).toBe('0.0.0.0');
+  });
+
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['1', 1],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['fd00::/8', ['fd00::/8']],
+  ])('reads TRUST_PROXY=%s as %j', (value, expected) => {
+    expect(loadConfig({ SITE_DIR: siteDir, TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['true', '0', '11', 'proxy.internal', '10.0.0.0/33', '10.0.0.1,'])('refuses TRUST_PROXY=%s', (value) => {
+    expect(problems({ SITE_DIR: siteDir, TRUST_PROXY: value })).toEqual([
+      expect.stringMatching(/^TRUST_PROXY must be a number of proxy hops from 1 to 10, or the proxies' addresses/),
+    ]);
+  });
+
   it('moves the emulator with AUTH_EMULATOR_PORT, or takes FIREBASE_AUTH_EMULATOR_HOST as is', () => {
     expect(loadConfig({ SITE_DIR: siteDir, AUTH_EMULATOR_PORT: '9199' }).identity.emulatorHost).toBe('127.0.0.1:9199');
     expect(loadConfig({ SITE_DIR: siteDir, FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9300' }).identity.emulatorHost).toBe(

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 import { MANIFEST_FILE } from './manifest/manifest.js';
@@ -15,9 +16,16 @@ export interface IdentityConfig {
   serviceAccountJson: string | null;
 }
 
+/**
+ * Which proxies' `X-Forwarded-For` to believe for the client's address (rate limits, logs):
+ * none, the nearest N hops, or the listed addresses and CIDR ranges.
+ */
+export type TrustProxy = false | number | string[];
+
 export interface Config {
   host: string;
   port: number;
+  trustProxy: TrustProxy;
   siteDir: string;
   production: boolean;
   /** The site's own origin when fixed (required in production); otherwise taken from the Host header. */
@@ -44,7 +52,8 @@ export interface Config {
 export const DEMO_PROJECT_ID = 'demo-norigin-portal';
 const DAY = 24 * 60 * 60;
 
-class ConfigErrors {
+/** Collects every problem with the settings, so all are reported at once. */
+export class ConfigErrors {
   readonly messages: string[] = [];
   add(message: string): void {
     this.messages.push(message);
@@ -61,7 +70,7 @@ export class ConfigError extends Error {
 
 function integer(
   env: NodeJS.ProcessEnv,
-  errors: ConfigErrors,
+  errors: { add(message: string): void },
   name: string,
   fallback: number,
   min: number,
@@ -83,48 +92,49 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === '' ? undefined : raw;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function trustProxySetting(env: NodeJS.ProcessEnv, errors: ConfigErrors): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  }
+  const parts = raw.split(',').map((part) => part.trim());
+  const valid = (part: string): boolean => {
+    const [address, bits, ...rest] = part.split('/');
+    if (rest.length > 0 || !address) return false;
+    const family = isIP(address);
+    if (family === 0) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  if (parts.length > 0 && parts.every(valid)) return parts;
+  errors.add(
+    `TRUST_PROXY must be a number of proxy hops from 1 to 10, or the proxies' addresses or CIDR ranges separated by commas (such as 10.0.0.0/8,127.0.0.1), got "${raw}"; "true" is refused because it would believe any client's X-Forwarded-For`,
+  );
+  return false;
+}
+
 /**
- * Reads and checks the environment once at start. Every missing or wrong setting is
- * named, all at once. Development (the default) talks to the Firebase Auth Emulator;
- * production (NODE_ENV=production) needs a real Firebase project and refuses the
- * emulator, whose cookies are unsigned.
+ * The identity-service half of the settings, shared by the server and the readers command.
+ * Development (the default) talks to the Firebase Auth Emulator; production
+ * (NODE_ENV=production) needs a real Firebase project and refuses the emulator.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
-  const errors = new ConfigErrors();
+export function loadIdentityConfig(
+  env: NodeJS.ProcessEnv,
+  errors: { add(message: string): void },
+  cwd: string,
+): IdentityConfig {
   const production = env.NODE_ENV === 'production';
-  const port = integer(env, errors, 'PORT', 3000, 0, 65535, 'a port number');
-
-  const siteDir = resolve(cwd, env.SITE_DIR ?? 'site/build');
-  if (!existsSync(join(siteDir, '404.html'))) {
-    errors.add(`SITE_DIR ${siteDir} holds no site build: run "npm run build" first`);
-  } else if (!existsSync(join(siteDir, MANIFEST_FILE))) {
-    errors.add(`SITE_DIR ${siteDir} has no ${MANIFEST_FILE}: run "npm run build" to prepare the site for the gate`);
-  }
-
-  let publicOrigin: string | null = null;
-  const publicUrl = text(env, 'PUBLIC_URL');
-  if (publicUrl !== undefined) {
-    try {
-      const url = new URL(publicUrl);
-      if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash)
-        throw new Error();
-      if (production && url.protocol !== 'https:')
-        errors.add(`PUBLIC_URL must use https in production, got "${publicUrl}"`);
-      publicOrigin = url.origin;
-    } catch {
-      errors.add(`PUBLIC_URL must be the site's origin such as https://docs.example.com, got "${publicUrl}"`);
-    }
-  } else if (production) {
-    errors.add('PUBLIC_URL is required in production (the https origin readers use, such as https://docs.example.com)');
-  }
-
   // The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST itself; AUTH_EMULATOR_PORT is the short form `npm start` uses.
   const emulatorPort = integer(env, errors, 'AUTH_EMULATOR_PORT', 9099, 1, 65535, 'a port number');
   let emulatorHost: string | null = text(env, 'FIREBASE_AUTH_EMULATOR_HOST') ?? null;
   if (production) {
     if (emulatorHost !== null) {
       errors.add(
-        'FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production: the emulator signs no cookies, so the server refuses to start. Unset it.',
+        'FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production: the emulator signs no tokens, so the portal refuses to run. Unset it.',
       );
     }
     emulatorHost = null;
@@ -175,6 +185,61 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       );
     }
   }
+  return {
+    projectId: projectId as string,
+    apiKey: apiKey as string,
+    authDomain: authDomain as string,
+    emulatorHost,
+    serviceAccountJson,
+  };
+}
+
+/**
+ * Reads and checks the environment once at start. Every missing or wrong setting is
+ * named, all at once. Development (the default) talks to the Firebase Auth Emulator;
+ * production (NODE_ENV=production) needs a real Firebase project and refuses the
+ * emulator, whose cookies are unsigned.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const errors = new ConfigErrors();
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, errors, 'PORT', 3000, 0, 65535, 'a port number');
+
+  const siteDir = resolve(cwd, env.SITE_DIR ?? 'site/build');
+  if (!existsSync(join(siteDir, '404.html'))) {
+    errors.add(`SITE_DIR ${siteDir} holds no site build: run "npm run build" first`);
+  } else if (!existsSync(join(siteDir, MANIFEST_FILE))) {
+    errors.add(`SITE_DIR ${siteDir} has no ${MANIFEST_FILE}: run "npm run build" to prepare the site for the gate`);
+  }
+
+  let publicOrigin: string | null = null;
+  const publicUrl = text(env, 'PUBLIC_URL');
+  if (publicUrl !== undefined) {
+    try {
+      const url = new URL(publicUrl);
+      if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+        throw new Error();
+      if (production && url.protocol !== 'https:')
+        errors.add(`PUBLIC_URL must use https in production, got "${publicUrl}"`);
+      publicOrigin = url.origin;
+    } catch {
+      errors.add(`PUBLIC_URL must be the site's origin such as https://docs.example.com, got "${publicUrl}"`);
+    }
+  } else if (production) {
+    errors.add('PUBLIC_URL is required in production (the https origin readers use, such as https://docs.example.com)');
+  }
+
+  const identity = loadIdentityConfig(env, errors, cwd);
+  const trustProxy = trustProxySetting(env, errors);
+
+  // With the emulator anyone who reaches the port could present a hand-made, unsigned token
+  // for a known account: stay on this machine unless told otherwise.
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  if (identity.emulatorHost !== null && !LOOPBACK.has(host) && env.EMULATOR_ALLOW_REMOTE !== '1') {
+    errors.add(
+      `HOST=${host} would let other machines reach a portal that trusts the Auth Emulator, whose tokens anyone can forge; listen on 127.0.0.1 (the default), or set EMULATOR_ALLOW_REMOTE=1 if this is a throw-away demo on a trusted network`,
+    );
+  }
 
   const session = {
     maxAgeSeconds: integer(env, errors, 'SESSION_MAX_AGE_SECONDS', 5 * DAY, 300, 14 * DAY, 'a number of seconds'),
@@ -194,18 +259,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   if (errors.messages.length > 0) throw new ConfigError(errors.messages);
   return {
-    host: env.HOST ?? '127.0.0.1',
+    host,
     port,
+    trustProxy,
     siteDir,
     production,
     publicOrigin,
-    identity: {
-      projectId: projectId as string,
-      apiKey: apiKey as string,
-      authDomain: authDomain as string,
-      emulatorHost,
-      serviceAccountJson,
-    },
+    identity,
     session: { ...session, secret: secret as string },
   };
 }

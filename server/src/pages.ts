@@ -1,28 +1,70 @@
-/** The page private requests get while the identity service cannot be reached: no private content, a way to retry. */
-export function unavailablePage(retryPath: string): string {
-  const href = retryPath.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// Pages the gate writes itself, without the site's scripts: they answer for a private
+// route (503, 403), so the route's own code must not load and they hold no private content.
+import { loginUrlFor } from '@portal/access';
+
+const SITE_TITLE = 'Norigin Developer Docs';
+
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Sign-in service unavailable | Norigin Developer Docs</title>
+<title>${escape(title)} | ${SITE_TITLE}</title>
+<link rel="icon" href="/img/favicon.svg">
 <style>
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#fff;color:#1c1e21}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#fff;color:#1c1e21;line-height:1.55}
 main{max-width:36rem;padding:2rem}
 h1{font-size:1.6rem;margin:0 0 1rem}
-a.retry{display:inline-block;margin:1rem 1rem 0 0;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600}
-@media (prefers-color-scheme:dark){body{background:#1b1b1d;color:#e3e3e3}}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem 1rem;align-items:center;margin-top:1.5rem}
+a{color:#1d4f91}
+a.primary{display:inline-block;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600}
+@media (prefers-color-scheme:dark){body{background:#1b1b1d;color:#e3e3e3}a{color:#8ab4f8}}
 </style>
 </head>
 <body>
 <main>
-<h1>We cannot check your sign-in right now</h1>
-<p>This page is for signed-in readers, and the sign-in service is not answering. Nothing is wrong with your account. Please try again in a moment.</p>
-<p><a class="retry" href="${href}">Try again</a> <a href="/">Home</a></p>
+${body}
 </main>
 </body>
 </html>
 `;
+}
+
+/** The page private requests get while the identity service cannot be reached: no private content, a way to retry. */
+export function unavailablePage(retryPath: string): string {
+  return page(
+    'Sign-in service unavailable',
+    `<h1>We cannot check your sign-in right now</h1>
+<p>This page is for signed-in readers, and the sign-in service is not answering. Nothing is wrong with your account. Please try again in a moment.</p>
+<p class="actions"><a class="primary" href="${escape(retryPath)}">Try again</a> <a href="/">Home</a></p>`,
+  );
+}
+
+/**
+ * The page a signed-in reader gets for a page outside their groups (403): who they are,
+ * that this page is not theirs, and the ways on. Never the login page, so never a loop.
+ */
+export function noAccessPage({
+  path,
+  email,
+  contact,
+}: {
+  path: string;
+  email: string;
+  contact: { email: string; label: string };
+}): string {
+  const subject = `Access to ${path}`;
+  const bodyText = `Hello,\n\nI am signed in to the Norigin developer docs as ${email} and would like to read ${path}.\n`;
+  const mailto = `mailto:${contact.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(bodyText)}`;
+  return page(
+    'No access to this page',
+    `<h1>You do not have access to this page</h1>
+<p>You are signed in as <strong>${escape(email)}</strong>. This page is for other readers of the Norigin developer docs, so it is not shown to your account.</p>
+<p>If you need it for your work, ask ${escape(contact.label)} at <a href="${escape(mailto)}">${escape(contact.email)}</a>, naming the page.</p>
+<p class="actions"><a class="primary" href="/">Go to the home page</a> <a href="${escape(mailto)}">Ask for access</a> <a href="${escape(loginUrlFor(path))}">Use another account</a></p>`,
+  );
 }

@@ -11,6 +11,11 @@ try {
   process.exit(1);
 }
 
+// The Firebase Admin SDK finds the emulator only through the environment; the process entry
+// sets it from the checked configuration, once, before the identity service is created.
+if (config.identity.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = config.identity.emulatorHost;
+else delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+
 let app;
 try {
   app = await buildApp({
@@ -39,4 +44,11 @@ const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const shownHost = ['127.0.0.1', '0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
 app.log.info({ port, production: config.production, emulator: config.identity.emulatorHost }, 'listening');
+if (config.identity.emulatorHost) {
+  console.log(
+    ['127.0.0.1', '::1', 'localhost'].includes(config.host)
+      ? '\n  Development mode with the Auth Emulator: listening on this machine only (its tokens are unsigned).'
+      : `\n  Development mode with the Auth Emulator, listening on ${config.host} (EMULATOR_ALLOW_REMOTE=1): anyone who reaches it can forge a sign-in.`,
+  );
+}
 console.log(`\n  The portal is running at http://${shownHost}:${port}/  (Ctrl-C stops it)\n`);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTestSite } from '../test/test-site.js';
 import { loadManifest, MANIFEST_FILE, type Manifest } from './manifest.js';
 import { inlineScriptHashes } from './prepare.js';
-import { dynamicImportChunkIds, htmlResources, literalResources, registryModules } from './public-files.js';
+import { dynamicImportChunkIds, htmlResources, literalResources, registryModules } from './file-readers.js';
 
 describe('reading the route registry out of the main bundle', () => {
   it('finds quoted, bare and numeric keys in any notation, with the chunks each loader fetches', () => {
@@ -72,8 +72,16 @@ describe('loading the manifest at start', () => {
   it('loads a prepared build', async () => {
     const dir = await makeTestSite();
     const manifest = await loadManifest(dir);
-    expect(manifest.entries['/docs/layout-engine']).toMatchObject({ access: 'private', kind: 'page' });
-    expect(manifest.entries['/docs']).toMatchObject({ access: 'public', kind: 'page' });
+    expect(manifest.entries['/docs/layout-engine']).toMatchObject({
+      access: 'private',
+      groups: ['admin', 'partner', 'staff'],
+      kind: 'page',
+    });
+    expect(manifest.entries['/docs/frontend-guidelines/gitflow']).toMatchObject({
+      access: 'private',
+      groups: ['admin', 'staff'],
+    });
+    expect(manifest.entries['/docs']).toMatchObject({ access: 'public', groups: [], kind: 'page' });
     expect(manifest.entries['/404.html']).toMatchObject({ access: 'public', kind: 'file' });
   });
 
@@ -98,7 +106,7 @@ describe('loading the manifest at start', () => {
   });
 
   it.each([
-    ['another version', (m: Manifest) => Object.assign(m, { version: 2 }), /its version is 2/],
+    ['another version', (m: Manifest) => Object.assign(m, { version: 1 }), /its version is 1, not 2/],
     [
       'an entry escaping the build',
       (m: Manifest) => Object.assign(m.entries['/docs'] ?? {}, { file: '../secret' }),
@@ -110,8 +118,23 @@ describe('loading the manifest at start', () => {
       /entry for \/docs is malformed/,
     ],
     [
+      'a private file that nobody may read',
+      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { groups: [] }),
+      /entry for \/docs\/layout-engine is malformed/,
+    ],
+    [
+      'a public file with groups',
+      (m: Manifest) => Object.assign(m.entries['/docs'] ?? {}, { groups: ['staff'] }),
+      /entry for \/docs is malformed/,
+    ],
+    [
+      'a group the policy does not define',
+      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { groups: ['contractors'] }),
+      /names the group "contractors", which the access policy does not define/,
+    ],
+    [
       'a private not-found page',
-      (m: Manifest) => Object.assign(m.entries['/404.html'] ?? {}, { access: 'private' }),
+      (m: Manifest) => Object.assign(m.entries['/404.html'] ?? {}, { access: 'private', groups: ['staff'] }),
       /no public not-found page/,
     ],
     [

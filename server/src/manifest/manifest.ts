@@ -1,9 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { policy } from '@portal/access';
+
 /** The file the build step writes beside the site and the server reads at start. */
 export const MANIFEST_FILE = 'portal-manifest.json';
-export const MANIFEST_VERSION = 1;
+/** 2: private files carry the groups that may read them. */
+export const MANIFEST_VERSION = 2;
 
 export interface Variant {
   /** Path relative to the build directory. */
@@ -22,6 +25,8 @@ export interface ManifestEntry {
   /** `page` is a route's HTML: anonymous readers are sent to the login page instead of refused. */
   kind: 'page' | 'file';
   access: 'public' | 'private';
+  /** The groups that may read a private file, sorted, never empty; empty for a public file. */
+  groups: string[];
   /** Content-hashed under /assets/: safe to cache forever. */
   immutable: boolean;
   br?: Variant;
@@ -90,10 +95,17 @@ export async function loadManifest(buildDir: string): Promise<Manifest> {
       typeof entry.etag === 'string' &&
       (entry.kind === 'page' || entry.kind === 'file') &&
       (entry.access === 'public' || entry.access === 'private') &&
+      Array.isArray(entry.groups) &&
+      entry.groups.every((group) => typeof group === 'string') &&
+      (entry.access === 'public') === (entry.groups.length === 0) &&
       typeof entry.immutable === 'boolean' &&
       isVariant(entry.br) &&
       isVariant(entry.gzip);
     if (!ok) fail(path, `its entry for ${key} is malformed`);
+    const unknown = entry.groups.find((group) => !policy.groupNames.includes(group));
+    // A build labelled under another policy must not be served under this one.
+    if (unknown !== undefined)
+      fail(path, `its entry for ${key} names the group "${unknown}", which the access policy does not define`);
   }
   const notFound = manifest.entries[manifest.notFound];
   if (!notFound || notFound.access !== 'public') fail(path, 'it has no public not-found page');

@@ -11,7 +11,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { normalizeRoute } from '@portal/access';
 
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestEntry } from './manifest.js';
-import { computePublicFiles } from './public-files.js';
+import { computeFileReaders, pageRoute, type FileReaders } from './file-readers.js';
 import { buildSearchIndexes } from './search-index.js';
 
 const brotli = promisify(brotliCompress);
@@ -95,18 +95,18 @@ export async function prepareSite(buildDir: string, generatedDir: string): Promi
   );
   const pages = (await listFiles(buildDir))
     .filter((url) => url.endsWith('/index.html'))
-    .map((url) => ({ url: url.slice(0, -'index.html'.length), file: url.slice(1) }));
+    .map((url) => ({ url: pageRoute(url), file: url.slice(1) }));
   await buildSearchIndexes(buildDir, pages);
   const files = await listFiles(buildDir);
-  const { urls: publicUrls } = await computePublicFiles({ buildDir, generatedDir, files });
-  return writeManifest(buildDir, publicUrls);
+  return writeManifest(buildDir, await computeFileReaders({ buildDir, generatedDir, files }));
 }
 
 /**
- * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag,
- * access (`publicUrls` are public, everything else private) and precompressed forms.
+ * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
+ * read it (`readers`; a file missing there is read by nobody but fails the write) and
+ * its precompressed forms.
  */
-export async function writeManifest(buildDir: string, publicUrls: ReadonlySet<string>): Promise<Manifest> {
+export async function writeManifest(buildDir: string, readers: FileReaders): Promise<Manifest> {
   const files = await listFiles(buildDir);
 
   const entries: Record<string, ManifestEntry> = {};
@@ -120,6 +120,9 @@ export async function writeManifest(buildDir: string, publicUrls: ReadonlySet<st
     const entryUrl = isPage ? pageUrl : url;
     const key = normalizeRoute(encodeURI(entryUrl));
     if (key === null) throw new Error(`The build has a file whose path cannot be served: ${url}`);
+    const who = readers.get(url);
+    if (who === undefined || (who !== 'public' && who.length === 0))
+      throw new Error(`No readers were worked out for ${url}; refusing to guess`);
     const entry: ManifestEntry = {
       url: entryUrl,
       file,
@@ -127,7 +130,8 @@ export async function writeManifest(buildDir: string, publicUrls: ReadonlySet<st
       size: body.length,
       etag: '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"',
       kind: isPage ? 'page' : 'file',
-      access: publicUrls.has(url) ? 'public' : 'private',
+      access: who === 'public' ? 'public' : 'private',
+      groups: who === 'public' ? [] : [...who],
       immutable: url.startsWith('/assets/') && /\.[0-9a-f]{8,}\./.test(url),
     };
     if (compressible.test(url) && body.length > 256) {
@@ -177,9 +181,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const manifest = await prepareSite(resolve(buildDir), resolve(generatedDir));
     const all = Object.values(manifest.entries);
-    const open = all.filter((entry) => entry.access === 'public');
+    const count = (label: string, entries: typeof all): string =>
+      `${entries.length} ${label} (${entries.filter((e) => e.kind === 'page').length} pages)`;
+    const byReaders = new Map<string, typeof all>();
+    for (const entry of all) {
+      const label = entry.access === 'public' ? 'public' : entry.groups.join('+');
+      byReaders.set(label, [...(byReaders.get(label) ?? []), entry]);
+    }
     console.log(
-      `Gate manifest: ${all.length} files, ${open.length} public (${open.filter((e) => e.kind === 'page').length} pages), ` +
+      `Gate manifest: ${all.length} files: ${[...byReaders].map(([label, entries]) => count(label, entries)).join(', ')}; ` +
         `${all.filter((e) => e.br).length} precompressed, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   } catch (error) {

@@ -1,12 +1,11 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { isPublicRoute } from '@portal/access';
+import { accessUnits, readersOf, unitId } from '@portal/access';
 import * as pagefind from 'pagefind';
 
-/** Where the two search bundles go in the build: one over every page, one over public pages only. */
-export const SEARCH_ALL_DIR = 'search/all';
-export const SEARCH_PUBLIC_DIR = 'search/public';
+/** Where an access unit's search bundle goes in the build: `search/public`, `search/admin+staff`. */
+export const searchDir = (unit: string): string => `search/${unit}`;
 
 /** Parts of a page that are not its text: anchors, breadcrumbs, the mobile TOC, pager, buttons. */
 const EXCLUDE = [
@@ -66,31 +65,35 @@ async function writeIndex(buildDir: string, pages: { url: string; html: string }
 
 /**
  * Builds the search indexes from the pages' server-rendered HTML (the full text, never an
- * empty shell): `search/all` over every searchable page, for signed-in readers, and
- * `search/public` over the public ones only, for everyone. The gate treats the first as
- * private and the second as public.
+ * empty shell): one bundle per access unit of the policy (`search/public`,
+ * `search/admin+partner+staff`, …) over the searchable pages whose readers are exactly
+ * that unit's. The gate serves each bundle to the unit's readers only; a reader's browser
+ * loads the units they belong to and merges them, so it searches exactly the pages they
+ * may read. Returns the number of pages in each unit.
  */
 export async function buildSearchIndexes(
   buildDir: string,
   pages: readonly SearchPage[],
-): Promise<{ all: number; public: number }> {
+): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
-  const searchable: { url: string; html: string }[] = [];
+  const byUnit = new Map<string, { url: string; html: string }[]>(accessUnits().map((unit) => [unit.id, []]));
   for (const page of pages) {
     const html = await readFile(join(buildDir, page.file), 'utf8');
+    if (!isSearchable(html)) continue;
+    const readers = readersOf(page.url);
+    // A page no rule matches stops the build when its files are labelled; it is indexed nowhere.
+    if (readers === null) continue;
     // Table cells and list items end without a space; without one their words would run
     // together in the index and the snippets ("propTypeDefault").
-    if (!isSearchable(html)) continue;
-    searchable.push({ url: canonicalPath(html) ?? page.url, html: html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>') });
+    byUnit.get(unitId(readers))?.push({
+      url: canonicalPath(html) ?? page.url,
+      html: html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>'),
+    });
   }
   try {
-    const all = await writeIndex(buildDir, searchable, SEARCH_ALL_DIR);
-    const open = await writeIndex(
-      buildDir,
-      searchable.filter((page) => isPublicRoute(page.url)),
-      SEARCH_PUBLIC_DIR,
-    );
-    return { all, public: open };
+    const counts: Record<string, number> = {};
+    for (const [unit, unitPages] of byUnit) counts[unit] = await writeIndex(buildDir, unitPages, searchDir(unit));
+    return counts;
   } finally {
     await pagefind.close();
   }

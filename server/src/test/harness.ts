@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { inject } from 'vitest';
 
 import { buildApp, SESSION_COOKIE } from '../app.js';
+import { Identity } from '../auth/identity.js';
 import { loadConfig } from '../config.js';
 import { EmulatorReaders } from './readers.js';
 
@@ -12,8 +13,11 @@ export async function testApp(
   siteDir: string,
   env: Record<string, string> = {},
   logger?: FastifyServerOptions['logger'],
+  clock?: () => number,
 ): Promise<{ app: FastifyInstance; readers: EmulatorReaders }> {
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST ?? inject('emulatorHost');
+  // What the process entry (server.ts) does: the Admin SDK reads the emulator from here.
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
   const config = loadConfig({
     SITE_DIR: siteDir,
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
@@ -23,7 +27,18 @@ export async function testApp(
     SESSION_SECRET: 'test-secret-for-every-gate-server-in-this-run',
     ...env,
   });
-  const app = await buildApp({ config, logger });
+  const identity = clock
+    ? new Identity({
+        config: config.identity,
+        secret: config.session.secret,
+        sessionMaxAgeSeconds: config.session.maxAgeSeconds,
+        cacheTtlSeconds: config.session.cacheTtlSeconds,
+        timeoutMs: config.session.identityTimeoutMs,
+        clock,
+      })
+    : undefined;
+  const app = await buildApp({ config, logger, identity });
+  if (identity) app.addHook('onClose', () => identity.close());
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
 }
 

@@ -14,12 +14,31 @@ export class EmulatorReaders {
     return emulatorRequest(this.host, this.projectId, path, body);
   }
 
-  /** A new reader of its own, so tests that revoke or disable never touch each other. */
-  async create(password = 'correct-horse-9'): Promise<{ uid: string; email: string; password: string }> {
+  /**
+   * A new reader of its own, so tests that revoke or disable never touch each other: in
+   * the given groups (the `groups` custom claim; none makes an account with no access),
+   * at another domain than the company's unless `email` says otherwise.
+   */
+  async create({
+    groups = ['staff'],
+    email,
+    emailVerified = true,
+    password = 'correct-horse-9',
+  }: { groups?: string[]; email?: string; emailVerified?: boolean; password?: string } = {}): Promise<{
+    uid: string;
+    email: string;
+    password: string;
+  }> {
     const uid = `t-${randomUUID()}`;
-    const email = `${uid}@readers.example`;
-    await this.call('/accounts', { localId: uid, email, password, emailVerified: true });
-    return { uid, email, password };
+    const address = email ?? `${uid}@readers.example`;
+    await this.call('/accounts', { localId: uid, email: address, password, emailVerified });
+    if (groups.length > 0) await this.setGroups(uid, groups);
+    return { uid, email: address, password };
+  }
+
+  /** Sets the reader's `groups` custom claim, as an administrator does. */
+  async setGroups(uid: string, groups: string[]): Promise<void> {
+    await this.call('/accounts:update', { localId: uid, customAttributes: JSON.stringify({ groups }) });
   }
 
   /** Signs in as the browser SDK does and returns the fresh ID token. */

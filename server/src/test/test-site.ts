@@ -2,29 +2,40 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+import { policy, readersOf, type Readers } from '@portal/access';
+
+import { pageRoute, type FileReaders } from '../manifest/file-readers.js';
 import { writeManifest } from '../manifest/prepare.js';
 
 /**
  * Writes a miniature prepared build (paths → contents) into a fresh temporary folder,
- * with its manifest: the URLs listed in `publicUrls` are public, the rest private.
+ * with its manifest. Pages are read by the readers of their route (the real policy);
+ * other files as `fileReaders` says, else by the full-access groups.
  */
 export async function makeTestSite(
   files: Record<string, string | Buffer> = miniSite,
-  publicUrls: readonly string[] = miniSitePublic,
+  fileReaders: Record<string, Readers> = miniSiteFileReaders,
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-site-'));
+  const readers: FileReaders = new Map();
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
+    const url = '/' + path;
+    const page = url.endsWith('.html') && url !== '/404.html' ? readersOf(pageRoute(url)) : null;
+    readers.set(url, fileReaders[url] ?? page ?? policy.fullAccess);
   }
-  await writeManifest(dir, new Set(publicUrls));
+  await writeManifest(dir, readers);
   return dir;
 }
 
 const page = (title: string, extra = ''): string =>
   `<!doctype html><html><head><title>${title}</title><script>document.documentElement.dataset.theme='light'</script></head><body><h1>${title}</h1>${extra}${' '.repeat(400)}</body></html>`;
 
+/** In a page and a chunk that partners and staff read. */
 export const PRIVATE_CANARY = 'The quiet lantern hums beneath the seventh bridge';
+/** In a page and a chunk that only staff (and admins) read. */
+export const STAFF_CANARY = 'Nine copper kettles argue about the tide';
 
 export const miniSite: Record<string, string> = {
   '404.html': page('Page Not Found'),
@@ -35,22 +46,24 @@ export const miniSite: Record<string, string> = {
   'docs/layout-engine/index.html': page('Layout Engine', `<p>${PRIVATE_CANARY}</p>`),
   'docs/layout-engine/CHANGELOG/index.html': page('Changelog'),
   'docs/player-manager-mono/packages/player-adapter-dash.js/index.html': page('player-adapter-dash.js'),
+  'docs/frontend-guidelines/GitFlow/index.html': page('GitFlow', `<p>${STAFF_CANARY}</p>`),
   'assets/js/main.0f3c9a77.js': 'console.log("main");' + '/* shared runtime */'.repeat(40),
   'assets/js/1a2b3c4d.5e6f7a8b.js': `console.log(${JSON.stringify(PRIVATE_CANARY)});` + ' '.repeat(300),
+  'assets/js/9f8e7d6c.5b4a3f2e.js': `console.log(${JSON.stringify(STAFF_CANARY)});` + ' '.repeat(300),
   'blog/rss.xml': `<rss>${PRIVATE_CANARY}</rss>`,
   'img/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
   'sitemap.xml': '<urlset/>',
   'robots.txt': 'User-agent: *\nAllow: /\n',
 };
 
-export const miniSitePublic = [
-  '/404.html',
-  '/index.html',
-  '/login/index.html',
-  '/docs/index.html',
-  '/docs/Norigin-Spatial-Navigation/index.html',
-  '/assets/js/main.0f3c9a77.js',
-  '/img/logo.svg',
-  '/sitemap.xml',
-  '/robots.txt',
-];
+/** Who reads the files of the miniature site that are not pages. */
+export const miniSiteFileReaders: Record<string, Readers> = {
+  '/404.html': 'public',
+  '/assets/js/main.0f3c9a77.js': 'public',
+  '/assets/js/1a2b3c4d.5e6f7a8b.js': ['admin', 'partner', 'staff'],
+  '/assets/js/9f8e7d6c.5b4a3f2e.js': ['admin', 'staff'],
+  '/blog/rss.xml': ['admin', 'partner', 'staff'],
+  '/img/logo.svg': 'public',
+  '/sitemap.xml': 'public',
+  '/robots.txt': 'public',
+};

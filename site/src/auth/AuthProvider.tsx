@@ -17,7 +17,9 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 function toAuthState(session: SessionState): AuthState {
   // An unreadable session answer is shown as signed out: the reader can still sign in.
-  return session.status === 'signedIn' ? { status: 'signedIn', email: session.email } : { status: session.status };
+  return session.status === 'signedIn'
+    ? { status: 'signedIn', email: session.email, groups: session.groups }
+    : { status: session.status };
 }
 
 /**

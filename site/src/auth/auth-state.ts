@@ -1,7 +1,8 @@
 /** Who the reader is, as the components see it (the navbar, the login page, search). */
 export type AuthState =
   | { status: 'loading'; email?: undefined }
-  | { status: 'signedIn'; email: string }
+  /** `groups`: the reader's groups (`staff`, `partner`, `admin`…), sorted; may be empty. */
+  | { status: 'signedIn'; email: string; groups: readonly string[] }
   | { status: 'signedOut'; email?: undefined };
 
 export interface AuthContextValue {

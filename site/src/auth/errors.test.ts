@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { firebaseErrorCode, PortalSignInError, signInErrorMessage } from './errors';
+import { REQUEST_ACCESS } from '@portal/access';
+
+import { firebaseErrorCode, NoAccessError, PortalSignInError, requestAccessHref, signInErrorMessage } from './errors';
 
 /** What the Firebase SDK throws: an Error with a code, and a message that may hold user data. */
 function firebaseError(code: string): Error & { code: string; customData: { email: string } } {
@@ -79,5 +81,36 @@ describe('signInErrorMessage', () => {
     expect(signInErrorMessage(new PortalSignInError('Sign-in was refused: sign-in is not recent', 401))).toBe(
       'Sign-in was refused: sign-in is not recent',
     );
+  });
+});
+
+describe('NoAccessError', () => {
+  it('is a refusal of the portal with status 403 that names the account', () => {
+    const error = new NoAccessError('someone@example.com');
+    expect(error).toBeInstanceOf(PortalSignInError);
+    expect(error.status).toBe(403);
+    expect(error.email).toBe('someone@example.com');
+    expect(signInErrorMessage(error)).toBe('someone@example.com has no access to the Norigin developer docs.');
+  });
+});
+
+describe('requestAccessHref', () => {
+  it('writes to the access address with a subject naming the page the reader wanted', () => {
+    const url = new URL(requestAccessHref('someone@example.com', '/docs/layout-engine/?tab=web'));
+    expect(url.protocol).toBe('mailto:');
+    expect(url.pathname).toBe(REQUEST_ACCESS.email);
+    expect(url.searchParams.get('subject')).toBe('Access to the Norigin developer docs: /docs/layout-engine/?tab=web');
+    expect(url.searchParams.get('body')).toContain('Please give someone@example.com access');
+  });
+
+  it('names no page when the reader came to sign in from the home page', () => {
+    const url = new URL(requestAccessHref(null, '/'));
+    expect(url.searchParams.get('subject')).toBe('Access to the Norigin developer docs');
+    expect(url.searchParams.get('body')).toContain('Please give my account access');
+  });
+
+  it('keeps the page path inside the subject, whatever characters it holds', () => {
+    const url = new URL(requestAccessHref('a@b.c', '/docs/x&cc=evil@example.com'));
+    expect([...url.searchParams.keys()]).toEqual(['subject', 'body']);
   });
 });

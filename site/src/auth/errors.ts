@@ -3,6 +3,7 @@
  * carry a code (`auth/…`); the portal's own endpoints fail with a PortalSignInError.
  * Nothing here imports Firebase, so the login page's first chunk stays small.
  */
+import { REQUEST_ACCESS } from '@portal/access';
 
 /** A failure of the portal's own sign-in endpoints, with a message fit to show. */
 export class PortalSignInError extends Error {
@@ -14,6 +15,38 @@ export class PortalSignInError extends Error {
     this.name = 'PortalSignInError';
     this.status = status;
   }
+}
+
+/**
+ * The portal refused a session because the account belongs to no reader group (made by
+ * the reader themselves, another domain, an unverified address, an unknown GitHub user).
+ * The login page shows who they are and how to ask for access, not just an error line.
+ */
+export class NoAccessError extends PortalSignInError {
+  /** The account's e-mail address as the server named it, or null when it named none. */
+  readonly email: string | null;
+
+  constructor(email: string | null) {
+    super(
+      email === null
+        ? 'This account has no access to the Norigin developer docs.'
+        : `${email} has no access to the Norigin developer docs.`,
+      403,
+    );
+    this.name = 'NoAccessError';
+    this.email = email;
+  }
+}
+
+/**
+ * A mailto link to ask for access, for a reader refused with a NoAccessError: the subject
+ * names the page they wanted, the body the account to give access to.
+ */
+export function requestAccessHref(email: string | null, nextPath: string): string {
+  const subject =
+    nextPath === '/' ? 'Access to the Norigin developer docs' : `Access to the Norigin developer docs: ${nextPath}`;
+  const body = `Please give ${email ?? 'my account'} access to the Norigin developer docs.\n\nPage: ${nextPath}\n`;
+  return `mailto:${REQUEST_ACCESS.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
 // One message for a wrong password, an unknown e-mail and Firebase's combined code, so

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseAuthConfig } from './firebase-sign-in';
+import { NoAccessError, PortalSignInError } from './errors';
+import { parseAuthConfig, parseSessionRefusal } from './firebase-sign-in';
 
 const config = { apiKey: 'demo-key', authDomain: 'demo-portal.firebaseapp.com', projectId: 'demo-portal' };
 
@@ -26,5 +27,45 @@ describe('parseAuthConfig', () => {
 
   it('refuses an emulator URL that is not a string', () => {
     expect(parseAuthConfig({ ...config, emulatorUrl: 9099 })).toBeNull();
+  });
+});
+
+describe('parseSessionRefusal', () => {
+  it('reads a 403 "no-access" as an account without reader groups, with its e-mail', () => {
+    const refusal = parseSessionRefusal(403, {
+      error: 'this account has no access',
+      code: 'no-access',
+      email: 'someone@example.com',
+    });
+    expect(refusal).toBeInstanceOf(NoAccessError);
+    expect((refusal as NoAccessError).email).toBe('someone@example.com');
+  });
+
+  it('reads a "no-access" refusal without an e-mail (an unknown GitHub user) as one without a name', () => {
+    const refusal = parseSessionRefusal(403, { error: 'no access', code: 'no-access', email: null });
+    expect(refusal).toBeInstanceOf(NoAccessError);
+    expect((refusal as NoAccessError).email).toBeNull();
+  });
+
+  it('does not show an e-mail that is not one', () => {
+    for (const email of [42, '', 'not an address', 'a@b.c\nSubject: x', `${'x'.repeat(300)}@example.com`]) {
+      const refusal = parseSessionRefusal(403, { error: 'no access', code: 'no-access', email });
+      expect((refusal as NoAccessError).email).toBeNull();
+    }
+  });
+
+  it('treats another 403, such as a refused Origin, as an ordinary refusal', () => {
+    const refusal = parseSessionRefusal(403, { error: 'cross-site request refused' });
+    expect(refusal).not.toBeInstanceOf(NoAccessError);
+    expect(refusal.message).toBe('Sign-in was refused: cross-site request refused');
+    expect(parseSessionRefusal(401, { error: 'x', code: 'no-access' })).not.toBeInstanceOf(NoAccessError);
+  });
+
+  it('still explains the other refusals as before', () => {
+    expect(parseSessionRefusal(429, null).message).toBe('Too many sign-in attempts. Wait a minute, then try again.');
+    expect(parseSessionRefusal(401, '<html>').message).toBe('Sign-in could not be confirmed. Sign in again.');
+    const unavailable = parseSessionRefusal(503, null);
+    expect(unavailable).toBeInstanceOf(PortalSignInError);
+    expect(unavailable.status).toBe(503);
   });
 });

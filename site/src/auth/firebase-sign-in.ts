@@ -6,7 +6,7 @@
  */
 import type { Auth, AuthProvider as FirebaseAuthProvider, User, UserCredential } from 'firebase/auth';
 
-import { PortalSignInError } from './errors';
+import { NoAccessError, PortalSignInError } from './errors';
 import { SESSION_PATH } from './session-store';
 
 export const AUTH_CONFIG_PATH = '/api/auth-config';
@@ -130,19 +130,29 @@ export function prepareSignIn(): void {
   loadLoginAuth().catch(() => undefined);
 }
 
-/** The server's reason for refusing a session, in words to show the reader. */
-async function sessionRefusal(response: Response): Promise<PortalSignInError> {
-  const body: unknown = await response.json().catch(() => null);
-  const reason =
-    typeof body === 'object' && body !== null && 'error' in body && isNonEmptyString(body.error)
-      ? body.error.trim().slice(0, 200)
-      : null;
-  if (reason) return new PortalSignInError(`Sign-in was refused: ${reason}`, response.status);
-  if (response.status === 429) {
-    return new PortalSignInError('Too many sign-in attempts. Wait a minute, then try again.', response.status);
+// An e-mail address as the server may name it: one line, with an @, of a sane length.
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/**
+ * The server's reason for refusing a session (`POST /api/session` answered `status` with
+ * `body`), as the error to show: a NoAccessError for an account without reader groups
+ * (403 with `code: "no-access"`), else the reason in words.
+ */
+export function parseSessionRefusal(status: number, body: unknown): PortalSignInError {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (status === 403 && fields.code === 'no-access') {
+    const email = typeof fields.email === 'string' && EMAIL.test(fields.email.trim()) ? fields.email.trim() : null;
+    return new NoAccessError(email);
   }
-  if (response.status === 401) return new PortalSignInError('Sign-in could not be confirmed. Sign in again.', 401);
-  return new PortalSignInError(UNAVAILABLE, response.status);
+  const reason = isNonEmptyString(fields.error) ? fields.error.trim().slice(0, 200) : null;
+  if (reason) return new PortalSignInError(`Sign-in was refused: ${reason}`, status);
+  if (status === 429) return new PortalSignInError('Too many sign-in attempts. Wait a minute, then try again.', status);
+  if (status === 401) return new PortalSignInError('Sign-in could not be confirmed. Sign in again.', 401);
+  return new PortalSignInError(UNAVAILABLE, status);
+}
+
+async function sessionRefusal(response: Response): Promise<PortalSignInError> {
+  return parseSessionRefusal(response.status, await response.json().catch(() => null));
 }
 
 /** Trades the Firebase user's fresh ID token for the gate server's session cookie. */

@@ -1,4 +1,4 @@
-import { isPublicRoute, loginUrlFor } from '@portal/access';
+import { canRead, isPublicRoute, loginUrlFor } from '@portal/access';
 
 import type { SessionState } from './session-store';
 
@@ -17,4 +17,27 @@ export interface PageLocation {
 export function loginRedirectFor(session: SessionState, { pathname, search, hash }: PageLocation): string | null {
   if (session.status !== 'signedOut' || !session.confirmed || isPublicRoute(pathname)) return null;
   return loginUrlFor(pathname + search + hash);
+}
+
+/**
+ * The URL to load in full when a signed-in reader navigates in the app to a route outside
+ * their groups, or null to let the app render it. The full load lets the gate server
+ * answer with its no-access page instead of the app failing on refused chunks. Call it
+ * for in-app navigations only: the page the server itself sent was allowed, and loading
+ * it again would loop.
+ */
+export function noAccessReloadFor(session: SessionState, { pathname, search, hash }: PageLocation): string | null {
+  if (session.status !== 'signedIn' || canRead(session.groups, pathname)) return null;
+  return pathname + search + hash;
+}
+
+/**
+ * Whether the app may fetch a route's code ahead of a click: at once for a public route or
+ * one the reader may read, after the session answer while it is awaited, never otherwise
+ * (the gate would refuse the chunks).
+ */
+export function prefetchDecision(session: SessionState, pathname: string): 'load' | 'wait' | 'skip' {
+  if (isPublicRoute(pathname)) return 'load';
+  if (session.status === 'loading') return 'wait';
+  return session.status === 'signedIn' && canRead(session.groups, pathname) ? 'load' : 'skip';
 }

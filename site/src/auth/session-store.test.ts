@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { getSessionState, loadSession, logout, resetSessionStoreForTests, subscribeSession } from './session-store';
+import {
+  getSessionState,
+  groupsFromBody,
+  loadSession,
+  logout,
+  resetSessionStoreForTests,
+  subscribeSession,
+} from './session-store';
 
 function answer(status: number, body?: unknown, contentType = 'application/json'): Response {
   const text = typeof body === 'string' ? body : JSON.stringify(body ?? {});
@@ -24,9 +31,14 @@ describe('loadSession', () => {
     );
   });
 
-  it('is signed in with the e-mail the server names', async () => {
+  it('is signed in with the e-mail and the groups the server names', async () => {
+    await loadSession(async () => answer(200, { email: 'reader@example.com', groups: ['staff', 'admin'] }));
+    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: ['admin', 'staff'] });
+  });
+
+  it('is signed in without groups when the server names none', async () => {
     await loadSession(async () => answer(200, { email: 'reader@example.com' }));
-    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com' });
+    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: [] });
   });
 
   it('is signed out, for certain, when the server answers 401', async () => {
@@ -58,6 +70,28 @@ describe('loadSession', () => {
     await Promise.all([loadSession(fetchImpl), loadSession(fetchImpl)]);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('groupsFromBody', () => {
+  it('keeps a list of group names, sorted and without repeats', () => {
+    expect(groupsFromBody(['staff', 'partner', 'staff'])).toEqual(['partner', 'staff']);
+  });
+
+  it('treats anything but a list of well-formed group names as no groups', () => {
+    for (const malformed of [
+      undefined,
+      null,
+      'staff',
+      { staff: true },
+      [42],
+      ['Staff'],
+      ['staff', 'partner x'],
+      ['staff"><script>'],
+      [''],
+      Array.from({ length: 17 }, (_, index) => `g${index}`),
+    ])
+      expect(groupsFromBody(malformed)).toEqual([]);
   });
 });
 

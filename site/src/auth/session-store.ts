@@ -7,7 +7,8 @@
 
 export type SessionState =
   | { status: 'loading' }
-  | { status: 'signedIn'; email: string }
+  /** `groups`: the reader groups the server named (sorted, no repeats; empty when it named none). */
+  | { status: 'signedIn'; email: string; groups: readonly string[] }
   /**
    * `confirmed` is true when the server answered 401. It is false when the answer could
    * not be read (network error, a server without the session API, a 5xx): the navbar
@@ -46,6 +47,20 @@ function setSessionState(next: SessionState): void {
   for (const listener of listeners) listener();
 }
 
+// The policy's own rule for a group name (packages/access): nothing else becomes a CSS class.
+const GROUP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * The groups in a session answer: a list of well-formed group names, sorted. Anything
+ * else (missing, not a list, a name that is not a group name) counts as no groups: the
+ * reader then sees only public items, and the server still decides what they may open.
+ */
+export function groupsFromBody(groups: unknown): string[] {
+  if (!Array.isArray(groups) || groups.length > 16) return [];
+  if (!groups.every((name): name is string => typeof name === 'string' && GROUP_NAME.test(name))) return [];
+  return [...new Set(groups)].sort();
+}
+
 /** Reads the answer of `GET /api/session`; anything unexpected counts as unknown. */
 export async function sessionStateFromResponse(response: Response): Promise<SessionState> {
   if (response.status === 401) return { status: 'signedOut', confirmed: true };
@@ -53,7 +68,7 @@ export async function sessionStateFromResponse(response: Response): Promise<Sess
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string' && body.email) {
-      return { status: 'signedIn', email: body.email };
+      return { status: 'signedIn', email: body.email, groups: groupsFromBody('groups' in body ? body.groups : null) };
     }
   } catch {
     // Not JSON, e.g. a development server that answers every path with the app's HTML.

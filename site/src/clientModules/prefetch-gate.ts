@@ -1,10 +1,10 @@
 /**
  * Docusaurus prefetches the code of every route a visible link points to, and preloads
- * it on hover. For a signed-out reader the chunks of private routes are refused by the
- * gate server (401), so fetching them only costs requests and fills the console with
- * errors. This wraps the runtime's `prefetch` and `preload` so private routes are
- * fetched only for a signed-in reader; while the session check is still in flight the
- * requests wait for its answer instead of being lost.
+ * it on hover. The gate server refuses the chunks of a private route to a reader outside
+ * its groups (401 signed out, refused signed in), so fetching them only costs requests
+ * and fills the console with errors. This wraps the runtime's `prefetch` and `preload` so
+ * a private route is fetched only for a signed-in reader who may read it; while the
+ * session check is still in flight the requests wait for its answer instead of being lost.
  *
  * Prefetching is speculative, so it also waits for an idle moment, one route per idle
  * callback: Docusaurus starts it from the links' IntersectionObserver, all visible links
@@ -13,8 +13,8 @@
  * Preloading (hover, navigation) is never delayed.
  */
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
-import { isPublicRoute } from '@portal/access';
 
+import { prefetchDecision } from '@site/src/auth/guard';
 import { getSessionState, subscribeSession } from '@site/src/auth/session-store';
 
 type RouteLoader = (routePath: string) => unknown;
@@ -23,7 +23,8 @@ interface DocusaurusRuntime {
   preload: RouteLoader;
 }
 
-const waiting: (() => void)[] = [];
+/** Loads that wait for the session answer, with the path each one is for. */
+const waiting: { path: string; run: () => void }[] = [];
 
 /** Runs `work` when the main thread is idle (at the latest after a second). */
 function whenIdle(work: () => void): void {
@@ -31,7 +32,7 @@ function whenIdle(work: () => void): void {
   else window.setTimeout(work, 1);
 }
 
-/** `load` for a signed-in reader or a public route; `defer` postpones it to an idle moment. */
+/** `load` for a public route or one the reader may read; `defer` postpones it to an idle moment. */
 function gated(load: RouteLoader, defer: boolean): RouteLoader {
   const run: RouteLoader = defer
     ? (routePath) => {
@@ -41,10 +42,9 @@ function gated(load: RouteLoader, defer: boolean): RouteLoader {
     : load;
   return (routePath) => {
     const path = routePath.split(/[?#]/, 1)[0] ?? routePath;
-    if (isPublicRoute(path)) return run(routePath);
-    const session = getSessionState();
-    if (session.status === 'signedIn') return run(routePath);
-    if (session.status === 'loading') waiting.push(() => void run(routePath));
+    const decision = prefetchDecision(getSessionState(), path);
+    if (decision === 'load') return run(routePath);
+    if (decision === 'wait') waiting.push({ path, run: () => void run(routePath) });
     return false;
   };
 }
@@ -59,8 +59,7 @@ if (ExecutionEnvironment.canUseDOM) {
   subscribeSession(() => {
     const session = getSessionState();
     if (session.status === 'loading') return;
-    const queued = waiting.splice(0);
-    if (session.status === 'signedIn') queued.forEach((load) => load());
+    for (const queued of waiting.splice(0)) if (prefetchDecision(session, queued.path) === 'load') queued.run();
   });
   // The client entry assigns window.docusaurus after the client modules have run.
   const global = window as unknown as { docusaurus?: unknown };

@@ -1,7 +1,10 @@
+import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
+
+import { linkMark } from '@site/src/access/item-marks';
 
 import styles from './index.module.css';
 
@@ -62,7 +65,8 @@ export default function Home(): React.JSX.Element {
       <main className="container margin-vert--lg">
         <div className="row">
           {areas.map((area) => (
-            <section key={area.title} className={`col col--4 margin-bottom--lg ${styles.area}`}>
+            // Marked with who may open the area, so other readers do not see it (src/plugins/access-marks.ts).
+            <section key={area.title} className={clsx('col col--4 margin-bottom--lg', styles.area, linkMark(area.to))}>
               <Heading as="h2">
                 <Link to={area.to}>{area.title}</Link>
               </Heading>

@@ -5,10 +5,16 @@ import { useLocation } from '@docusaurus/router';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
-import { NEXT_PARAM, safeNextPath } from '@portal/access';
+import { NEXT_PARAM, REQUEST_ACCESS, safeNextPath } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
-import { firebaseErrorCode, PortalSignInError, signInErrorMessage } from '@site/src/auth/errors';
+import {
+  firebaseErrorCode,
+  NoAccessError,
+  PortalSignInError,
+  requestAccessHref,
+  signInErrorMessage,
+} from '@site/src/auth/errors';
 import { prepareSignIn, signInWithEmail, signInWithGitHub } from '@site/src/auth/firebase-sign-in';
 
 import styles from './login.module.css';
@@ -33,11 +39,58 @@ function GitHubIcon(): React.JSX.Element {
   );
 }
 
+/**
+ * What a reader whose account has no reader group is told (the server refused the session
+ * with 403 "no-access"): who they signed in as, whom to ask, and a way back to the form.
+ * The Firebase user is already signed out (startSession's finally), so another account
+ * can sign in straight away.
+ */
+function NoAccess({
+  email,
+  nextPath,
+  onTryAnother,
+}: {
+  email: string | null;
+  nextPath: string;
+  onTryAnother: () => void;
+}): React.JSX.Element {
+  // The button that had focus is gone with the form: move it to the way forward.
+  const tryAnother = useRef<HTMLButtonElement>(null);
+  useEffect(() => tryAnother.current?.focus(), []);
+
+  return (
+    <>
+      <div role="alert" id="login-error" className={styles.alertRegion}>
+        <div className="alert alert--warning">
+          {email === null ? (
+            'The account you signed in with has no access to the Norigin developer docs.'
+          ) : (
+            <>
+              You are signed in with <strong>{email}</strong>, but this account has no access to the Norigin developer
+              docs.
+            </>
+          )}
+        </div>
+      </div>
+      <p>
+        To ask for access, write to {REQUEST_ACCESS.label} at{' '}
+        <a href={requestAccessHref(email, nextPath)}>{REQUEST_ACCESS.email}</a>. Or sign in with another account that
+        has access.
+      </p>
+      <button ref={tryAnother} type="button" className="button button--primary button--block" onClick={onTryAnother}>
+        Try another account
+      </button>
+    </>
+  );
+}
+
 function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }): React.JSX.Element {
   // The method that is signing in; it stays set after success until the next page loads.
   const [working, setWorking] = useState<Method | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [invalidField, setInvalidField] = useState<InvalidField>(null);
+  // Set when the server refused the account for having no reader group: the form gives way.
+  const [noAccess, setNoAccess] = useState<{ email: string | null } | null>(null);
   // Until React has hydrated, a click would submit the bare HTML form; the buttons wait.
   const hydrated = useIsBrowser();
   const disabled = !hydrated || working !== null;
@@ -58,6 +111,12 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
       // A full load: the server now sends the page the reader asked for with the cookie.
       window.location.assign(nextPath);
     } catch (caught: unknown) {
+      if (caught instanceof NoAccessError) {
+        console.warn(`${method === 'github' ? 'GitHub' : 'E-mail'} sign-in refused: the account has no access.`);
+        setNoAccess({ email: caught.email });
+        setWorking(null);
+        return;
+      }
       // The code or status, never the error object: Firebase puts the e-mail in its details.
       const detail =
         caught instanceof PortalSignInError
@@ -100,6 +159,21 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
     setInvalidField(null);
     void run('github', signInWithGitHub);
   }
+
+  function onTryAnother(): void {
+    setNoAccess(null);
+    setError(null);
+  }
+
+  // Back on the form after "Try another account": start where the reader types.
+  const showingForm = noAccess === null;
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) firstRender.current = false;
+    else if (showingForm) emailRef.current?.focus();
+  }, [showingForm]);
+
+  if (noAccess !== null) return <NoAccess email={noAccess.email} nextPath={nextPath} onTryAnother={onTryAnother} />;
 
   return (
     <>

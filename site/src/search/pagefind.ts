@@ -1,12 +1,26 @@
 /**
- * Loads the search bundle the reader may use: the one over every page for a signed-in
- * reader, the one over public pages for everyone else (the gate refuses the first to
- * signed-out readers). The bundles are built after the site (server/src/manifest/
- * search-index.ts) and loaded at run time, outside the bundler.
+ * Loads the search bundles the reader may use. The build writes one Pagefind bundle per
+ * access unit (`/search/<unit>/`: `public`, `admin+partner+staff`, …), each gated like its
+ * pages. A signed-out visitor searches the public one; a signed-in reader the public one
+ * with every unit they belong to merged in (Pagefind's multi-index search). The bundles
+ * are built after the site (server/src/manifest/search-index.ts) and loaded at run time,
+ * outside the bundler.
  */
-export const SEARCH_ALL = '/search/all/';
-export const SEARCH_PUBLIC = '/search/public/';
+import { accessUnits, mayRead, PUBLIC } from '@portal/access';
+
+export const SEARCH_ROOT = '/search/';
+export const SEARCH_PUBLIC = `${SEARCH_ROOT}${PUBLIC}/`;
 export const HIGHLIGHT_PARAM = 'highlight';
+
+/**
+ * The bundles a reader searches, public first: the one Pagefind loads and the others merge
+ * into. `groups` null: signed out.
+ */
+export function searchBundlesFor(groups: readonly string[] | null): string[] {
+  return accessUnits()
+    .filter((unit) => unit.readers === PUBLIC || mayRead(groups, unit.readers))
+    .map((unit) => `${SEARCH_ROOT}${unit.id}/`);
+}
 
 export interface SearchHit {
   url: string;
@@ -23,9 +37,10 @@ interface PagefindResultData {
   sub_results?: { title: string; url: string; excerpt: string }[];
 }
 
-interface PagefindModule {
-  options(options: Record<string, unknown>): Promise<void>;
+/** One Pagefind search instance (`createInstance` of the bundle's pagefind.js). */
+interface PagefindInstance {
   init(): Promise<void>;
+  mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<void>;
   debouncedSearch(
     query: string,
     options?: Record<string, unknown>,
@@ -33,27 +48,42 @@ interface PagefindModule {
   ): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
 }
 
-const loaded = new Map<string, Promise<PagefindModule>>();
+interface PagefindModule {
+  createInstance(options: Record<string, unknown>): PagefindInstance;
+}
 
-export function loadPagefind(base: string): Promise<PagefindModule> {
-  let module = loaded.get(base);
-  if (!module) {
-    module = (import(/* webpackIgnore: true */ `${base}pagefind.js`) as Promise<PagefindModule>).then(
+// The same for every bundle, so results from merged indexes read alike.
+const RESULT_OPTIONS = { highlightParam: HIGHLIGHT_PARAM, excerptLength: 24 };
+
+const loaded = new Map<string, Promise<PagefindInstance>>();
+
+/**
+ * A search over `bundles`, set up once per set: the first bundle's script makes the
+ * instance, the others merge into it. An instance of its own per set, so a search begun
+ * before the session answered (public only) never mixes with the reader's wider one.
+ */
+export function loadPagefind(bundles: readonly string[]): Promise<PagefindInstance> {
+  const key = bundles.join(' ');
+  let instance = loaded.get(key);
+  if (!instance) {
+    const [primary = SEARCH_PUBLIC, ...merged] = bundles;
+    instance = (import(/* webpackIgnore: true */ `${primary}pagefind.js`) as Promise<PagefindModule>).then(
       async (pagefind) => {
-        await pagefind.options({ basePath: base, highlightParam: HIGHLIGHT_PARAM, excerptLength: 24 });
-        await pagefind.init();
-        return pagefind;
+        const search = pagefind.createInstance({ basePath: primary, ...RESULT_OPTIONS });
+        await search.init();
+        await Promise.all(merged.map((bundle) => search.mergeIndex(bundle, RESULT_OPTIONS)));
+        return search;
       },
     );
-    module.catch(() => loaded.delete(base));
-    loaded.set(base, module);
+    instance.catch(() => loaded.delete(key));
+    loaded.set(key, instance);
   }
-  return module;
+  return instance;
 }
 
 /** Runs a query; null when a newer query superseded it while it waited. */
-export async function search(base: string, query: string, limit = 8): Promise<SearchHit[] | null> {
-  const pagefind = await loadPagefind(base);
+export async function search(bundles: readonly string[], query: string, limit = 8): Promise<SearchHit[] | null> {
+  const pagefind = await loadPagefind(bundles);
   const found = await pagefind.debouncedSearch(query, {}, 120);
   if (found === null) return null;
   const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));

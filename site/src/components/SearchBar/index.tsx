@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
 import { loginUrlFor } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
-import { search, SEARCH_ALL, SEARCH_PUBLIC, type SearchHit } from '@site/src/search/pagefind';
+import { search, searchBundlesFor, type SearchHit } from '@site/src/search/pagefind';
 
 import styles from './styles.module.css';
 
@@ -27,8 +27,8 @@ function sitePath(url: string): string {
 
 /**
  * Search in the navbar: a button that opens a search dialog (also Ctrl/⌘-K and `/`).
- * A signed-in reader searches every page; a signed-out reader the public pages, and is
- * told that signing in searches the rest.
+ * A signed-in reader searches the pages their groups may read; a signed-out reader the
+ * public pages, and is told that signing in searches the rest.
  */
 export default function SearchBar({ mobile = false, className }: Props): React.JSX.Element | null {
   const auth = useAuth();
@@ -44,7 +44,10 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const signedIn = auth.state.status === 'signedIn';
-  const base = signedIn ? SEARCH_ALL : SEARCH_PUBLIC;
+  const groups = auth.state.status === 'signedIn' ? auth.state.groups : null;
+  const bundles = useMemo(() => searchBundlesFor(groups), [groups]);
+  // One string per set of bundles: what an answer was for, and what the effect depends on.
+  const base = bundles.join(' ');
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent): void => {
@@ -67,7 +70,7 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
   useEffect(() => {
     if (!open || text === '') return;
     let current = true;
-    search(base, text).then(
+    search(bundles, text).then(
       (found) => {
         if (current && found !== null) setAnswer({ query: text, base, hits: found });
       },
@@ -79,7 +82,7 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
     return () => {
       current = false;
     };
-  }, [open, text, base]);
+  }, [open, text, base, bundles]);
   const answered = answer !== null && answer.query === text && answer.base === base ? answer.hits : null;
   const hits = Array.isArray(answered) ? answered : [];
   const state = text === '' ? 'idle' : answered === null ? 'searching' : answered === 'error' ? 'error' : 'done';
@@ -148,7 +151,7 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
               ref={input}
               className={styles.input}
               type="search"
-              placeholder={signedIn ? 'Search all docs and posts' : 'Search the public pages'}
+              placeholder={signedIn ? 'Search the docs you can read' : 'Search the public pages'}
               aria-label="Search"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
@@ -162,7 +165,13 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
                 <Link to={loginUrlFor(location.pathname + location.search)}>Sign in</Link> to search everything.
               </p>
             )}
-            <ul ref={list} className={styles.results} aria-label="Search results">
+            {/* data-answered: the query whose answer the list shows, so a test can wait for it. */}
+            <ul
+              ref={list}
+              className={styles.results}
+              aria-label="Search results"
+              data-answered={answered === null ? undefined : text}
+            >
               {hits.map((hit) => (
                 <li key={hit.url} className={styles.result}>
                   <Link

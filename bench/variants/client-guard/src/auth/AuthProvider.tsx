@@ -1,6 +1,7 @@
 // Peer build "client-guard": who the reader is comes from the Firebase user that Root holds.
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { signOut, type User } from 'firebase/auth';
+import { policy } from '@portal/access';
 
 import type { AuthContextValue } from './auth-state';
 import { getPortalAuth } from './client-guard-firebase';
@@ -10,7 +11,10 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 export function AuthProvider({ user, children }: { user: User | null; children: ReactNode }): React.JSX.Element {
   const value = useMemo<AuthContextValue>(
     () => ({
-      state: user ? { status: 'signedIn', email: user.email ?? '' } : { status: 'signedOut' },
+      // The specification's portal: every signed-in account reads everything.
+      state: user
+        ? { status: 'signedIn', email: user.email ?? '', groups: policy.groupNames }
+        : { status: 'signedOut' },
       logout: async () => {
         await signOut(getPortalAuth());
         window.location.assign('/');

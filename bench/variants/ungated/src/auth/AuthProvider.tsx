@@ -1,9 +1,15 @@
 // Peer build "ungated": every reader counts as signed in and nothing asks the server.
 import { createContext, useContext, type ReactNode } from 'react';
 
+import { policy } from '@portal/access';
+
 import type { AuthContextValue } from './auth-state';
 
-const value: AuthContextValue = { state: { status: 'signedIn', email: '' }, logout: async () => {} };
+// Every group, so the reader searches and sees everything, as without a gate.
+const value: AuthContextValue = {
+  state: { status: 'signedIn', email: '', groups: policy.groupNames },
+  logout: async () => {},
+};
 const AuthContext = createContext<AuthContextValue>(value);
 
 export function AuthProvider({ children }: { children: ReactNode }): React.JSX.Element {

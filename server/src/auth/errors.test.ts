@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { classify, IdentityUnavailableError, RejectedTokenError } from './identity.js';
+import { AuthError, classify } from './errors.js';
 
 /** Errors shaped as the Firebase Admin SDK throws them (an Error with a `code`). */
 const adminError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
@@ -16,7 +16,24 @@ describe('telling a bad credential from an unreachable identity service', () => 
     ['auth/argument-error', 'Firebase session cookie has incorrect "aud" (audience) claim.'],
     ['auth/argument-error', 'Firebase session cookie has "kid" claim which does not correspond to a known public key.'],
   ])('%s (%s) signs the reader out', (code, message) => {
-    expect(classify(adminError(code, message))).toBeInstanceOf(RejectedTokenError);
+    const error = classify(adminError(code, message));
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.signsOut).toBe(true);
+    expect(error.code).not.toBe('unavailable');
+  });
+
+  it.each([
+    ['auth/session-cookie-expired', 'expired'],
+    ['auth/id-token-revoked', 'revoked'],
+    ['auth/user-disabled', 'disabled'],
+    ['auth/user-not-found', 'deleted'],
+    ['auth/argument-error', 'malformed'],
+  ])('%s becomes %s, with the library error as its cause and a message of its own', (code, expected) => {
+    const original = adminError(code, 'Firebase says something about user secret@example.com');
+    const error = classify(original);
+    expect(error.code).toBe(expected);
+    expect(error.cause).toBe(original);
+    expect(error.message).not.toContain('secret@example.com');
   });
 
   it.each([
@@ -28,11 +45,19 @@ describe('telling a bad credential from an unreachable identity service', () => 
     ['auth/internal-error', 'An internal error has occurred.'],
     ['app/network-timeout', 'Error while making request: timeout of 10000ms exceeded.'],
   ])('%s (%s) is the service being unavailable', (code, message) => {
-    expect(classify(adminError(code, message))).toBeInstanceOf(IdentityUnavailableError);
+    const error = classify(adminError(code, message));
+    expect(error.code).toBe('unavailable');
+    expect(error.signsOut).toBe(false);
   });
 
   it('treats errors without a code as unavailable', () => {
-    expect(classify(new Error('boom'))).toBeInstanceOf(IdentityUnavailableError);
-    expect(classify('boom')).toBeInstanceOf(IdentityUnavailableError);
+    expect(classify(new Error('boom')).code).toBe('unavailable');
+    expect(classify('boom').code).toBe('unavailable');
+  });
+
+  it('passes its own errors through unchanged', () => {
+    const error = new AuthError('no-access', { email: 'a@b.example' });
+    expect(classify(error)).toBe(error);
+    expect(error.email).toBe('a@b.example');
   });
 });

@@ -1,0 +1,225 @@
+import { sign, unsign } from '@fastify/cookie';
+import type { Auth, DecodedIdToken, UserRecord } from 'firebase-admin/auth';
+import { LRUCache } from 'lru-cache';
+
+import { groupsOfAccount } from '@portal/access';
+
+import type { IdentityConfig } from '../config.js';
+import { AuthError, classify } from './errors.js';
+import { firebaseAuth } from './firebase.js';
+
+/** A reader the identity service vouches for, with the groups the access policy gives them. */
+export interface Reader {
+  uid: string;
+  email: string;
+  /** Never empty: an account without a group gets no session. */
+  groups: readonly string[];
+}
+
+/** The outcome of checking a session cookie: a reader, or why not. */
+export type SessionCheck = { ok: true; reader: Reader } | { ok: false; error: AuthError };
+
+/** A sign-in older than this cannot start a session (Firebase's guidance for session cookies). */
+export const RECENT_SIGN_IN_SECONDS = 5 * 60;
+
+export interface IdentityOptions {
+  config: IdentityConfig;
+  /** The key the gate signs its cookie with, on top of Firebase's own signature. */
+  secret: string;
+  sessionMaxAgeSeconds: number;
+  /** How long a verified cookie is trusted without asking the identity service again. */
+  cacheTtlSeconds: number;
+  /** Longest wait for the identity service (the Admin SDK itself retries for several seconds). */
+  timeoutMs?: number;
+  /** Most cookies remembered at once; the least recently used are forgotten first. */
+  cacheSize?: number;
+  /** The clock, in milliseconds: injected so that expiry is testable without patching `Date.now`. */
+  clock?: () => number;
+}
+
+interface VerifiedSession {
+  reader: Reader;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error(`The identity service did not answer within ${ms} ms`), { code: 'timeout' })),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const seconds = (utc: string | undefined): number => (utc ? Math.floor(Date.parse(utc) / 1000) : 0);
+
+/**
+ * Firebase Authentication through the Admin SDK, with the portal's rules:
+ * - a session starts only from a recent sign-in of an account with a reader group;
+ * - every check of a cookie reads the account as it is now (disabled, deleted, revoked,
+ *   its groups), so a change takes effect once the cached verdict expires;
+ * - one cache of verified cookies (keyed by the cookie as sent, holding the reader and
+ *   their groups), kept at most `cacheTtlSeconds` and never past the cookie's expiry;
+ * - Firebase revokes by the whole second, so a token issued in the same second as a
+ *   revocation would survive it; this refuses every token issued at or before the second
+ *   of the last revocation it knows of.
+ *
+ * No web-framework code here: the gate server (app.ts) depends on this, never the reverse.
+ */
+export class Identity {
+  readonly auth: Auth;
+  private readonly closeApp: () => Promise<void>;
+  private readonly sessions: LRUCache<string, VerifiedSession>;
+  /** uid → the second of the last revocation made by this server (logout). */
+  private readonly revokedAt: LRUCache<string, number>;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: IdentityOptions) {
+    // The process entry (server.ts) or the test harness points the SDK at the emulator; this never writes process.env.
+    const { auth, close } = firebaseAuth(options.config);
+    this.auth = auth;
+    this.closeApp = close;
+    this.clock = options.clock ?? (() => Date.now());
+    // Expiry read from the injected clock at every look-up (no cached "now" between calls).
+    const clockOptions = { perf: { now: () => this.clock() }, ttlResolution: 0 };
+    this.sessions = new LRUCache<string, VerifiedSession>({ max: options.cacheSize ?? 10_000, ...clockOptions });
+    this.revokedAt = new LRUCache<string, number>({
+      max: 100_000,
+      ttl: options.sessionMaxAgeSeconds * 1000,
+      ...clockOptions,
+    });
+  }
+
+  private call<T>(promise: Promise<T>): Promise<T> {
+    return withTimeout(promise, this.options.timeoutMs ?? 5000);
+  }
+
+  /**
+   * The reader behind a token, from the account as it is now. Throws an AuthError when the
+   * account is disabled, revoked since the token, without e-mail or without a group.
+   */
+  private async readerOf(decoded: DecodedIdToken): Promise<Reader> {
+    let user: UserRecord;
+    try {
+      user = await this.call(this.auth.getUser(decoded.uid));
+    } catch (error) {
+      throw classify(error);
+    }
+    if (user.disabled) throw new AuthError('disabled');
+    // Firebase sets "valid since" to the creation second for a new account; any later value
+    // is a revocation. Refuse what was issued in that very second too.
+    const validSince = seconds(user.tokensValidAfterTime);
+    const revokedSecond = Math.max(
+      validSince > seconds(user.metadata.creationTime) ? validSince : 0,
+      this.revokedAt.get(user.uid) ?? 0,
+    );
+    if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked');
+    if (!user.email) throw new AuthError('no-email');
+    const groups = groupsOfAccount({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      claims: user.customClaims ?? null,
+    });
+    if (groups.length === 0) throw new AuthError('no-access', { email: user.email });
+    return { uid: user.uid, email: user.email, groups };
+  }
+
+  /**
+   * Verifies a fresh ID token from the login page and mints a session cookie for it, signed
+   * by the gate. Throws an AuthError saying why not. `email` is the token's e-mail, so a
+   * refused account can be told who it is.
+   */
+  async startSession(idToken: string): Promise<{ cookie: string; reader: Reader }> {
+    let decoded: DecodedIdToken;
+    try {
+      decoded = await this.call(this.auth.verifyIdToken(idToken, false));
+    } catch (error) {
+      throw classify(error);
+    }
+    if (this.clock() / 1000 - decoded.auth_time > RECENT_SIGN_IN_SECONDS) throw new AuthError('not-recent');
+    const reader = await this.readerOf(decoded);
+    let cookie: string;
+    try {
+      cookie = await this.call(
+        this.auth.createSessionCookie(idToken, { expiresIn: this.options.sessionMaxAgeSeconds * 1000 }),
+      );
+    } catch (error) {
+      throw classify(error);
+    }
+    return { cookie: sign(cookie, this.options.secret), reader };
+  }
+
+  /**
+   * The reader of a cookie verified within the cache's TTL, without waiting: the gate's hot
+   * path for private files. Undefined when it must be checked (`checkSession`).
+   */
+  cachedReader(cookie: string): Reader | undefined {
+    return this.sessions.get(cookie)?.reader;
+  }
+
+  /** Checks a session cookie as the browser sent it: gate signature, Firebase's, and the account now. */
+  async checkSession(cookie: string): Promise<SessionCheck> {
+    const cached = this.sessions.get(cookie);
+    if (cached) return { ok: true, reader: cached.reader };
+    const unsigned = unsign(cookie, this.options.secret);
+    if (!unsigned.valid || !unsigned.value) return { ok: false, error: new AuthError('bad-signature') };
+    try {
+      const decoded = await this.call(this.auth.verifySessionCookie(unsigned.value, false));
+      const reader = await this.readerOf(decoded);
+      const ttl = Math.min(this.options.cacheTtlSeconds * 1000, decoded.exp * 1000 - this.clock());
+      if (ttl > 0) this.sessions.set(cookie, { reader }, { ttl });
+      return { ok: true, reader };
+    } catch (error) {
+      return { ok: false, error: classify(error) };
+    }
+  }
+
+  /** Forgets every verified cookie of a reader, so their next request asks the identity service. */
+  forgetReader(uid: string): number {
+    let forgotten = 0;
+    for (const [key, value] of this.sessions.entries()) {
+      if (value.reader.uid === uid) {
+        this.sessions.delete(key);
+        forgotten += 1;
+      }
+    }
+    return forgotten;
+  }
+
+  /**
+   * Ends a session: forgets every cached cookie of the reader at once and revokes their
+   * refresh tokens, so every session cookie minted before now stops working everywhere.
+   * Returns the reader, or null for a cookie that was no good anyway.
+   */
+  async endSession(cookie: string): Promise<{ uid: string; email: string } | null> {
+    const unsigned = unsign(cookie, this.options.secret);
+    if (!unsigned.valid || !unsigned.value) return null;
+    let decoded: DecodedIdToken;
+    try {
+      // No revocation check: a reader whose session was already revoked may still log out.
+      decoded = await this.call(this.auth.verifySessionCookie(unsigned.value, false));
+    } catch (error) {
+      const verdict = classify(error);
+      if (verdict.signsOut) return null;
+      throw verdict;
+    }
+    this.revokedAt.set(decoded.uid, Math.floor(this.clock() / 1000));
+    this.forgetReader(decoded.uid);
+    try {
+      await this.call(this.auth.revokeRefreshTokens(decoded.uid));
+    } catch (error) {
+      throw classify(error);
+    }
+    return { uid: decoded.uid, email: decoded.email ?? '' };
+  }
+
+  get cachedSessions(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    await this.closeApp();
+  }
+}

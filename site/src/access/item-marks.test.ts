@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { PropSidebarItem } from '@docusaurus/plugin-content-docs';
+
+import { internalPath, linkMark, sidebarItemMark, unionOfReaders } from './item-marks';
+
+const link = (href: string): PropSidebarItem => ({ type: 'link', label: href, href });
+const category = (href: string | undefined, items: PropSidebarItem[]): PropSidebarItem => ({
+  type: 'category',
+  label: href ?? 'no link',
+  collapsed: true,
+  collapsible: true,
+  items,
+  ...(href !== undefined && { href }),
+});
+
+describe('sidebarItemMark', () => {
+  it('marks a link with the readers of its target', () => {
+    expect(sidebarItemMark(link('/docs/france24-demo/'))).toBe('portal-r-admin_staff');
+    expect(sidebarItemMark(link('/docs/layout-engine/CHANGELOG'))).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(link('/docs/Norigin-Spatial-Navigation/'))).toBe('portal-r-public');
+  });
+
+  it('reads the target without its query or hash', () => {
+    expect(sidebarItemMark(link('/docs/france24-demo/?tab=web#setup'))).toBe('portal-r-admin_staff');
+  });
+
+  it('marks a category with everyone who may open something in it', () => {
+    // The Reference and Demo Apps category: partner-readable apps and the internal France 24 demo.
+    const apps = category('/docs/category/reference-and-demo-apps', [
+      link('/docs/demo-app/'),
+      category(undefined, [link('/docs/france24-demo/')]),
+    ]);
+    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
+  });
+
+  it('marks a category without a link of its own by what is below it', () => {
+    expect(sidebarItemMark(category(undefined, [link('/docs/frontend-guidelines/Cypress')]))).toBe(
+      'portal-r-admin_staff',
+    );
+  });
+
+  it('marks a category as public when one page in it is public', () => {
+    const navigation = category('/docs/category/navigation-and-layout', [
+      link('/docs/Norigin-Spatial-Navigation/'),
+      link('/docs/layout-engine/'),
+    ]);
+    expect(sidebarItemMark(navigation)).toBe('portal-r-public');
+  });
+
+  it('leaves external links and HTML items unmarked', () => {
+    expect(sidebarItemMark(link('https://github.com/NoriginMedia'))).toBeNull();
+    expect(sidebarItemMark(link('//example.com/x'))).toBeNull();
+    expect(sidebarItemMark(category(undefined, [link('mailto:x@example.com')]))).toBeNull();
+    expect(sidebarItemMark({ type: 'html', value: '<hr>' })).toBeNull();
+  });
+
+  it('marks a link that no rule matches as read by nobody', () => {
+    expect(sidebarItemMark(link('/docs/not-in-the-policy/'))).toBe('portal-r-none');
+  });
+});
+
+describe('linkMark', () => {
+  it('marks internal links by their target and leaves external ones alone', () => {
+    expect(linkMark('/blog')).toBe('portal-r-admin_partner_staff');
+    expect(linkMark('/docs/support-documentation')).toBe('portal-r-admin_staff');
+    expect(linkMark('https://www.linkedin.com/company/norigin-media')).toBeNull();
+  });
+});
+
+describe('unionOfReaders', () => {
+  it('is public when anything is, else every group once, sorted', () => {
+    expect(unionOfReaders([['staff'], 'public'])).toBe('public');
+    expect(unionOfReaders([['staff', 'admin'], ['partner', 'staff'], null])).toEqual(['admin', 'partner', 'staff']);
+    expect(unionOfReaders([null])).toBeNull();
+  });
+});
+
+describe('internalPath', () => {
+  it('is the path of a link on this site and null for one that leaves it', () => {
+    expect(internalPath('/docs/x#y')).toBe('/docs/x');
+    expect(internalPath('#top')).toBe('/');
+    expect(internalPath('HTTPS://example.com')).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+import { runInNewContext } from 'node:vm';
+
+import { describe, expect, it } from 'vitest';
+import { accessStyles } from '@portal/access';
+
+import accessMarks, { applyGroupsHint, groupsHintScript, lockMarkStyles, type HintDocument } from './access-marks';
+
+/** A document with a cookie string and a root element whose classes the test reads back. */
+function fakeDocument(cookie: string): HintDocument & { classes: string[] } {
+  const classes: string[] = [];
+  return { cookie, classes, documentElement: { classList: { add: (...tokens) => classes.push(...tokens) } } };
+}
+
+describe('applyGroupsHint', () => {
+  it('marks the root with the groups the hint cookie names', () => {
+    const doc = fakeDocument('theme=dark; portal_groups=admin.staff; other=1');
+    applyGroupsHint(doc);
+    expect(doc.classes).toEqual(['portal-signed-in', 'portal-g-admin', 'portal-g-staff']);
+  });
+
+  it('reads the cookie when it comes first or alone', () => {
+    const doc = fakeDocument('portal_groups=partner');
+    applyGroupsHint(doc);
+    expect(doc.classes).toEqual(['portal-signed-in', 'portal-g-partner']);
+  });
+
+  it('marks nothing without the cookie, so everything shows until the session answers', () => {
+    for (const cookie of ['', 'theme=dark', 'xportal_groups=staff', 'portal_groups_old=staff']) {
+      const doc = fakeDocument(cookie);
+      applyGroupsHint(doc);
+      expect(doc.classes).toEqual([]);
+    }
+  });
+
+  it('marks nothing for a malformed value', () => {
+    for (const value of ['', 'staff.', '.staff', 'Staff', 'staff..admin', 'staff%20x', '"staff"', 'a b', 'x{}']) {
+      const doc = fakeDocument(`portal_groups=${value}`);
+      applyGroupsHint(doc);
+      expect(doc.classes, value).toEqual([]);
+    }
+  });
+});
+
+describe('the groups hint head script', () => {
+  it('runs on its own in a page, with nothing but `document`', () => {
+    const doc = fakeDocument('portal_groups=partner.staff');
+    runInNewContext(groupsHintScript(), { document: doc });
+    expect(doc.classes).toEqual(['portal-signed-in', 'portal-g-partner', 'portal-g-staff']);
+  });
+
+  it('never throws, even when the cookie cannot be read', () => {
+    const doc = {
+      get cookie(): string {
+        throw new Error('SecurityError');
+      },
+    };
+    expect(() => runInNewContext(groupsHintScript(), { document: doc })).not.toThrow();
+  });
+});
+
+describe('the access-marks plugin', () => {
+  it('puts the access styles with the lock, then the hint script, in the head of every page', () => {
+    const tags = accessMarks().injectHtmlTags?.({ content: undefined });
+    expect(tags).toEqual({
+      headTags: [
+        { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles },
+        { tagName: 'script', innerHTML: groupsHintScript() },
+      ],
+    });
+  });
+
+  it('locks private items for signed-out visitors only, with alternative text', () => {
+    const [lock, ...others] = lockMarkStyles.split('}').filter((rule) => rule.includes('content:'));
+    expect(others).toEqual([]);
+    const [selectors = '', declarations = ''] = (lock ?? '').split('{');
+    for (const selector of selectors.split(','))
+      expect(selector.trim()).toMatch(/^html\.portal-signed-out .*:not\(\.portal-r-public\)/);
+    expect(declarations).toContain(`content: '' / '(sign in to read)';`);
+  });
+});

@@ -1,0 +1,96 @@
+import type { Plugin } from '@docusaurus/types';
+import { accessStyles } from '@portal/access';
+
+/** The cosmetic cookie the gate server sets beside the session: the reader's groups joined by `.`. */
+export const GROUPS_HINT_COOKIE = 'portal_groups';
+
+/** What the head script touches; the browser's `document`, or a fake one in tests. */
+export interface HintDocument {
+  cookie: string;
+  documentElement: { classList: { add(...tokens: string[]): void } };
+}
+
+/**
+ * Marks the root element with the groups the `portal_groups` cookie names, so the first
+ * paint already hides what the reader may not open; the session answer confirms or
+ * corrects it (src/auth/reader-classes.ts). A malformed cookie marks nothing: then
+ * everything shows until the answer. Inlined in every page's head by its source text, so
+ * it must stay self-contained (no imports, no helpers, nothing the transpiler would add).
+ */
+export function applyGroupsHint(doc: HintDocument): void {
+  const match = /(?:^|;\s*)portal_groups=([^;]*)/.exec(doc.cookie);
+  if (!match) return;
+  const groups = match[1].split('.');
+  for (let index = 0; index < groups.length; index++) if (!/^[a-z0-9-]{1,32}$/.test(groups[index])) return;
+  if (groups.length > 16) return;
+  doc.documentElement.classList.add('portal-signed-in');
+  for (let index = 0; index < groups.length; index++) doc.documentElement.classList.add('portal-g-' + groups[index]);
+}
+
+/** The inline head script: `applyGroupsHint` on the page's document, never throwing. */
+export function groupsHintScript(): string {
+  return `(function(){try{(${applyGroupsHint.toString()})(document)}catch(e){}})();`;
+}
+
+/** An item marked with readers other than everyone (readersClass in packages/access). */
+const PRIVATE = `[class*='portal-r-']:not(.portal-r-public)`;
+
+/** A padlock, drawn in the text colour through a mask (no emoji font needed, dark mode follows). */
+const LOCK_ICON = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath d='M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z'/%3E%3C/svg%3E")`;
+
+/**
+ * The lock on private items for a signed-out visitor. They see the private items rather
+ * than nothing: most are readers who have not signed in yet, and the sidebar tells them
+ * what the portal holds and that signing in opens it (route paths and titles are public by
+ * design). The lock is generated content with alternative text, so a screen reader reads
+ * the link as "Blog (sign in to read)"; a browser without the `/ alt` syntax keeps the
+ * first `content` and shows the lock without words, and the link still leads to sign-in.
+ */
+export const lockMarkStyles = `
+html.portal-signed-out ${PRIVATE} > .menu__link::after,
+html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link:not(.menu__link--sublist-caret)::after,
+html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link--sublist-caret::before,
+html.portal-signed-out a${PRIVATE}:not(.card)::after,
+html.portal-signed-out ${PRIVATE} h2::after,
+html.portal-signed-out ${PRIVATE} .pagination-nav__sublabel::after {
+  content: '';
+  content: '' / '(sign in to read)';
+  display: inline-block;
+  flex: none;
+  width: 0.75em;
+  height: 0.75em;
+  margin-left: 0.35em;
+  /* Infima turns a collapsed category link's ::after (its caret elsewhere) by 90 degrees. */
+  transform: none;
+  background-color: currentColor;
+  -webkit-mask: ${LOCK_ICON} center / contain no-repeat;
+  mask: ${LOCK_ICON} center / contain no-repeat;
+}
+/* A sidebar category without a page of its own draws its caret as ::after: the lock goes before it. */
+html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link--sublist-caret::before {
+  order: 1;
+}
+html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link--sublist-caret::after {
+  order: 2;
+}
+`;
+
+/**
+ * Marks who may open what on every page: the access styles (hide, for a signed-in reader,
+ * every item outside their groups; a lock for a signed-out visitor) and the head script
+ * that applies the groups hint before the first paint. Inline, so they apply before any
+ * stylesheet or script loads; the build step hashes inline scripts for the CSP.
+ */
+export default function accessMarks(): Plugin {
+  return {
+    name: 'access-marks',
+    injectHtmlTags() {
+      return {
+        headTags: [
+          { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles },
+          { tagName: 'script', innerHTML: groupsHintScript() },
+        ],
+      };
+    },
+  };
+}
