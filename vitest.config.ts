@@ -13,6 +13,7 @@ export default defineConfig({
       'site/src/**/*.test.ts',
       'scripts/**/*.test.ts',
       'bench/*.test.mjs',
+      'deploy/*.test.ts',
     ],
   },
 });

@@ -170,6 +170,25 @@ describe('PERFORMANCE.md tables', () => {
     expect(out).toMatch(/`client\.lcp_vs_ungated` +\|[^\n]*not measured/);
   });
 
+  it('reports Lighthouse per page with CLS, the login page signed out, and bolds each missed goal', async () => {
+    const text = '<!-- results:start -->\n<!-- results:end -->\n';
+    const out = await renderPerformance(text, {
+      meta,
+      'lighthouse.runs': 5,
+      'lighthouse.pages': { home: '/', login: '/login' },
+      'lighthouse.home.mobile.performance': 96,
+      'lighthouse.home.mobile.cls': 0,
+      'lighthouse.home.desktop.performance': 99,
+      'lighthouse.home.desktop.cls': 0.02,
+      'lighthouse.login.mobile.accessibility': 100,
+      'lighthouse.login.mobile.cls': 0,
+    });
+    expect(out).toMatch(/\| home \(`\/`\) +\| mobile +\| 96 +\|[^\n]*\| 0 +\|/);
+    expect(out).toMatch(/\| home \(`\/`\) +\| desktop +\| \*\*99\*\* +\|[^\n]*\| \*\*0\.02\*\* +\|/);
+    expect(out).toMatch(/\| login, signed out \(`\/login`\) +\| mobile +\| not measured +\| 100 +\|/);
+    expect(out).toContain('performance 100 desktop and ≥ 95 mobile');
+  });
+
   it('refuses a file that lost its markers', async () => {
     await expect(renderPerformance('# Performance\n', { meta })).rejects.toThrow(/markers/);
   });

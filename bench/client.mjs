@@ -20,7 +20,11 @@ export const NETWORK = {
   uploadThroughput: (10 * 1024 * 1024) / 8,
 };
 
-const GUARD_MODULES = ["    './src/clientModules/route-guard.ts',\n", "    './src/clientModules/prefetch-gate.ts',\n"];
+const GUARD_MODULES = [
+  "    './src/clientModules/session.ts',\n",
+  "    './src/clientModules/route-guard.ts',\n",
+  "    './src/clientModules/prefetch-gate.ts',\n",
+];
 const AUTH_ITEM = "        { type: 'custom-authItem', position: 'right' },\n";
 
 /**
@@ -47,7 +51,8 @@ export async function buildPeers({ authConfig, log }) {
     }
     const build = join(dir, 'build');
     const run = await coldBuild(dir, build, 'faster');
-    await writeManifest(build, { has: () => true });
+    // Every file public: the manifest step asks only `get(url)` of its readers map.
+    await writeManifest(build, { get: () => 'public' });
     log(`  peer build "${name}": ${(run.wallMs / 1000).toFixed(1)} s`);
     peers[name] = build;
   }
@@ -67,14 +72,30 @@ async function loadOnce(context, baseURL, buildDir) {
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Network.emulateNetworkConditions', { offline: false, ...NETWORK });
   const scripts = new Set();
-  page.on('response', (response) => {
-    const url = new URL(response.url());
-    if (response.request().resourceType() === 'script' && url.origin === baseURL) scripts.add(url.pathname);
+  const scriptsInFlight = new Set();
+  let lastScriptAt = Date.now();
+  const isScript = (request) => request.resourceType() === 'script' && new URL(request.url()).origin === baseURL;
+  page.on('request', (request) => {
+    if (isScript(request)) scriptsInFlight.add(request);
   });
+  const settle = (request, arrived) => {
+    if (!scriptsInFlight.delete(request)) return;
+    lastScriptAt = Date.now();
+    if (arrived) scripts.add(new URL(request.url()).pathname);
+  };
+  page.on('requestfinished', (request) => settle(request, true));
+  page.on('requestfailed', (request) => settle(request, false));
   const response = await page.goto(baseURL + DOC_PATH, { waitUntil: 'load' });
   if (response?.status() !== 200) throw new Error(`${baseURL}${DOC_PATH} answered ${response?.status()}`);
   await page.locator('article h1').first().waitFor({ state: 'visible', timeout: 30_000 });
-  await page.waitForLoadState('networkidle');
+  // Until no script has been asked for or arrived for a second (the idle prefetches
+  // included). Scripts only: an API call whose answer the page never reads stays "in
+  // flight" to DevTools, so "network idle" can wait for ever.
+  const started = Date.now();
+  while (scriptsInFlight.size > 0 || Date.now() - lastScriptAt < 1000) {
+    if (Date.now() - started > 30_000) throw new Error(`${baseURL}${DOC_PATH}: scripts still loading after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   if (new URL(page.url()).pathname !== DOC_PATH) throw new Error(`${baseURL}${DOC_PATH} ended at ${page.url()}`);
   const paint = await page.evaluate(
     () =>

@@ -191,12 +191,25 @@ async function sameBodies(targets) {
   return { bytes: reference.length, sent };
 }
 
-export async function measureGate({ gateURL, nginxURL, nodeURL, cookie, docPath, wrkPath, rounds, seconds, log }) {
+export async function measureGate({
+  gateURL,
+  unrecordedURL,
+  nginxURL,
+  nodeURL,
+  cookie,
+  docPath,
+  wrkPath,
+  rounds,
+  seconds,
+  log,
+}) {
   // Browsers always send Accept-Encoding; gzip is the encoding both servers have
   // precompressed (nginx from Debian has no brotli), so all three send the same bytes.
   const encoding = { 'Accept-Encoding': 'gzip' };
   const targets = [
     { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie } },
+    // The same gate code and page with page views not recorded (AUDIT_PAGE_VIEWS=false): what recording costs.
+    { name: 'private_unrecorded', url: unrecordedURL + docPath, headers: { ...encoding, Cookie: cookie } },
     { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
     { name: 'nginx', url: nginxURL + docPath, headers: encoding },
     { name: 'node_http', url: nodeURL + docPath, headers: encoding },
@@ -227,6 +240,8 @@ export async function measureGate({ gateURL, nginxURL, nodeURL, cookie, docPath,
     'gate.public_rps': Math.round(stat('public', 'rps')),
     'gate.nginx_rps': Math.round(stat('nginx', 'rps')),
     'gate.private_vs_public_rps': round(stat('private', 'rps') / stat('public', 'rps'), 3),
+    'gate.private_unrecorded_rps': Math.round(stat('private_unrecorded', 'rps')),
+    'gate.recorded_vs_unrecorded_rps': round(stat('private', 'rps') / stat('private_unrecorded', 'rps'), 3),
     'gate.private_vs_nginx_rps': round(stat('private', 'rps') / stat('nginx', 'rps'), 3),
     'gate.node_http_rps': Math.round(stat('node_http', 'rps')),
     'gate.node_http_vs_nginx_rps': round(stat('node_http', 'rps') / stat('nginx', 'rps'), 3),

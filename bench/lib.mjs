@@ -2,7 +2,8 @@
 // of its whole process tree, copies of the site's sources to build elsewhere, and the
 // gate server started on a free port.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,18 @@ export const workDir = join(root, 'bench', '.work');
  * table of contents and the full docs sidebar (the heaviest kind of page the portal has).
  */
 export const DOC_PATH = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
+
+/**
+ * The Lighthouse goals (issue 12): each category's score out of 100 per form factor, and
+ * the layout shift every page must stay at. PERFORMANCE.md marks a figure that misses.
+ */
+export const LIGHTHOUSE_GOALS = {
+  performance: { desktop: 100, mobile: 95 },
+  accessibility: { desktop: 100, mobile: 100 },
+  best_practices: { desktop: 100, mobile: 100 },
+  seo: { desktop: 100, mobile: 100 },
+  cls: 0,
+};
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -143,6 +156,8 @@ export async function startGate({ siteDir, emulatorHost, env = {} }) {
       FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
       SESSION_RATE_LIMIT: '1000',
       LOG_LEVEL: 'warn',
+      // An embedded database of its own: two processes must never share one.
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-data-')),
       ...env,
     },
   });
@@ -198,4 +213,15 @@ export function ensureTools() {
     if (again.status !== 0) throw new Error(`apt-get could not install ${packages.join(' ')}`);
   }
   return ensureTools();
+}
+
+/**
+ * The cookies a browser holds after signing in: the session cookie and, beside it, the
+ * `portal_groups` hint the gate sets with every session (the page's scripts read it).
+ */
+export async function signedInCookies(baseURL, sessionCookie) {
+  const response = await fetch(`${baseURL}/api/session`, { headers: { cookie: sessionCookie } });
+  if (!response.ok) throw new Error(`GET /api/session with the new session answered ${response.status}`);
+  const { groups } = await response.json();
+  return `${sessionCookie}; portal_groups=${groups.join('.')}`;
 }

@@ -1,13 +1,17 @@
-// Lighthouse scores (performance, accessibility, best practices, SEO) of the home page, a
-// doc page and a blog post, on desktop and mobile, as a signed-in reader. Lighthouse 12
+// Lighthouse scores (performance, accessibility, best practices, SEO) and the layout shift
+// (CLS) of the home page, a doc page, a blog post and the login page, on desktop and
+// mobile: the first three as a signed-in reader (the session cookie and the groups hint a
+// browser holds after signing in), the login page as the signed-out visitor who sees its
+// form. Lighthouse 12
 // (13 needs Node 22) drives Debian's Chromium through chrome-launcher with the project's
 // flags; throttling is Lighthouse's default simulation. Runs interleave (every page and
 // form factor once per round) so that a slow moment of the machine does not land on one
 // page only; each figure is the median over the rounds.
-//   node bench/lighthouse.mjs <baseURL> <cookie> [runs]   prints the result as JSON
+//   node bench/lighthouse.mjs <baseURL> <cookies> [runs]   prints the result as JSON
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { chromium } from '@playwright/test';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -19,7 +23,11 @@ export const PAGES = {
   home: '/',
   doc: DOC_PATH,
   blog: '/blog/welcome',
+  login: '/login',
 };
+
+/** Pages measured without the reader's cookies. */
+const SIGNED_OUT = new Set(['login']);
 
 const FORM_FACTORS = {
   desktop: desktopConfig,
@@ -55,8 +63,34 @@ function failingAudits(lhr, prefix) {
 // such a run is repeated, up to this many times, rather than losing the whole bench.
 const ATTEMPTS = 3;
 
+/**
+ * Puts `cookie` ("a=1; b=2") in the browser's cookie jar for `url`'s origin, or empties the
+ * jar when it is null. In the jar, not in a request header: the page's scripts read the
+ * groups hint from `document.cookie`, as they do in a reader's browser. Lighthouse keeps
+ * cookies between runs (it clears caches and workers only), so this is done before each run.
+ */
+async function setCookies(port, url, cookie) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0];
+    await context.clearCookies();
+    if (cookie) {
+      // For the whole site (path "/"), as the gate sets them; a `url` would limit them to its folder.
+      const { hostname } = new URL(url);
+      const cookies = cookie.split(/;\s*/).map((pair) => {
+        const [name, ...value] = pair.split('=');
+        return { name, value: value.join('='), domain: hostname, path: '/' };
+      });
+      await context.addCookies(cookies);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 async function runOnce(url, port, cookie, config, log) {
   for (let attempt = 1; ; attempt++) {
+    await setCookies(port, url, cookie);
     const result = await lighthouse(
       url,
       {
@@ -64,7 +98,6 @@ async function runOnce(url, port, cookie, config, log) {
         output: 'json',
         logLevel: 'error',
         onlyCategories: Object.keys(CATEGORIES),
-        extraHeaders: { Cookie: cookie },
       },
       config,
     );
@@ -82,15 +115,17 @@ async function runOnce(url, port, cookie, config, log) {
 
 /**
  * Runs Lighthouse `runs` times over every page × form factor and returns the medians as
- * flat keys `lighthouse.<page>.<formFactor>.<category|lcp_ms>`, plus the failing audits of
- * the last round (`lighthouse.failing`).
+ * flat keys `lighthouse.<page>.<formFactor>.<category|lcp_ms|cls>`, plus the failing audits
+ * of the last round (`lighthouse.failing`). `cookie` holds the signed-in reader's cookies.
  */
 export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log = () => {} }) {
   assertChromiumInstalled();
   // The portal's pages, then any peer pages (`peers`: name → { baseURL, path }) measured in
   // the same rounds, such as the ungated build's copy of the doc page.
   const targets = {
-    ...Object.fromEntries(Object.entries(PAGES).map(([page, path]) => [page, { baseURL, path }])),
+    ...Object.fromEntries(
+      Object.entries(PAGES).map(([page, path]) => [page, { baseURL, path, signedOut: SIGNED_OUT.has(page) }]),
+    ),
     ...peers,
   };
   const samples = {};
@@ -105,24 +140,26 @@ export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log
       for (const [page, target] of Object.entries(targets)) {
         for (const [formFactor, config] of Object.entries(FORM_FACTORS)) {
           const url = target.baseURL.replace(/\/+$/, '') + target.path;
-          const lhr = await runOnce(url, chrome.port, cookie, config, log);
+          const lhr = await runOnce(url, chrome.port, target.signedOut ? null : cookie, config, log);
           if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
             throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: is the cookie a signed-in reader's?`);
           }
           const prefix = `${page}.${formFactor}`;
-          const sample = (samples[prefix] ??= { lcp_ms: [] });
+          const sample = (samples[prefix] ??= { lcp_ms: [], cls: [] });
           for (const [id, key] of Object.entries(CATEGORIES)) {
             const score = lhr.categories[id].score;
             if (score === null) throw new Error(`Lighthouse, ${url}: no ${id} score`);
             (sample[key] ??= []).push(Math.round(score * 100));
           }
           sample.lcp_ms.push(lhr.audits['largest-contentful-paint'].numericValue);
+          sample.cls.push(lhr.audits['cumulative-layout-shift'].numericValue);
           if (round === runs) failing = { ...failing, ...failingAudits(lhr, prefix) };
           log(
             `lighthouse ${round}/${runs} ${prefix}: ` +
               Object.values(CATEGORIES)
                 .map((key) => `${key} ${sample[key].at(-1)}`)
-                .join(', '),
+                .join(', ') +
+              `, CLS ${sample.cls.at(-1).toFixed(3)}`,
           );
         }
       }
@@ -139,6 +176,8 @@ export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log
     for (const key of Object.values(CATEGORIES))
       results[`lighthouse.${prefix}.${key}`] = Math.round(median(sample[key]));
     results[`lighthouse.${prefix}.lcp_ms`] = Math.round(median(sample.lcp_ms));
+    // CLS to three places, as Lighthouse shows it; the largest of the runs, so one shift counts.
+    results[`lighthouse.${prefix}.cls`] = Math.round(Math.max(...sample.cls) * 1000) / 1000;
   }
   results['lighthouse.failing'] = failing;
   return results;
@@ -147,7 +186,7 @@ export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [baseURL, cookie, runs = '1'] = process.argv.slice(2);
   if (!baseURL || !cookie || !/^[1-9]\d*$/.test(runs)) {
-    console.error('usage: node bench/lighthouse.mjs <baseURL> <cookie> [runs]');
+    console.error('usage: node bench/lighthouse.mjs <baseURL> "<session cookie>; portal_groups=<groups>" [runs]');
     process.exit(2);
   }
   const results = await measureLighthouse({

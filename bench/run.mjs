@@ -13,10 +13,12 @@ import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/e
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
+import { addReaders, measureAdminList } from './admin.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, TWIN_PATH, twinSite } from './gate.mjs';
-import { DOC_PATH, ensureTools, root, startGate, workDir } from './lib.mjs';
+import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
+import { measureStorage } from './storage.mjs';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv
@@ -121,12 +123,12 @@ try {
 
   if (wanted('lighthouse')) {
     const { measureLighthouse, PAGES } = await import('./lighthouse.mjs');
-    log(`Lighthouse: 3 pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`);
+    log(`Lighthouse: 4 pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`);
     Object.assign(
       results,
       await measureLighthouse({
         baseURL: portal.baseURL,
-        cookie,
+        cookie: await signedInCookies(portal.baseURL, cookie),
         runs: plan.lighthouseRuns,
         peers: { doc_ungated: { baseURL: peers.ungated.baseURL, path: PAGES.doc } },
         log,
@@ -146,7 +148,13 @@ try {
 
   if (wanted('gate')) {
     log(`Gate: private vs public vs nginx vs Node.js http, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`);
-    const twin = await startGate({ siteDir: twinSite(buildDir, DOC_PATH), emulatorHost: emulator.host, env: gateEnv });
+    const twinDir = twinSite(buildDir, DOC_PATH);
+    const twin = await startGate({ siteDir: twinDir, emulatorHost: emulator.host, env: gateEnv });
+    const unrecorded = await startGate({
+      siteDir: twinDir,
+      emulatorHost: emulator.host,
+      env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false' },
+    });
     const nginx = await startNginx(tools.nginx, buildDir);
     const nodeHttp = await startNodeHttpPeer(twin.baseURL + TWIN_PATH, { 'Accept-Encoding': 'gzip' });
     try {
@@ -154,6 +162,7 @@ try {
         results,
         await measureGate({
           gateURL: twin.baseURL,
+          unrecordedURL: unrecorded.baseURL,
           nginxURL: nginx.baseURL,
           nodeURL: nodeHttp.baseURL,
           cookie: partnerCookie,
@@ -166,6 +175,7 @@ try {
       );
     } finally {
       await twin.stop();
+      await unrecorded.stop();
       await nginx.stop();
       await nodeHttp.stop();
     }
@@ -184,9 +194,24 @@ try {
       }),
     );
   }
+  if (wanted('admin')) {
+    log('Admin: a page of 50 readers out of 10,000 in the Auth Emulator');
+    await addReaders(emulator, 10_000);
+    const admin = readSeed().find((r) => r.role === 'admin');
+    const adminCookie = await startSession(
+      portal.baseURL,
+      await signInWithPassword(emulator.host, admin.email, admin.password),
+    );
+    Object.assign(results, await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log }));
+  }
 } finally {
   for (const stop of stoppers) await stop();
   await emulator.stop();
+}
+
+if (wanted('storage')) {
+  log(`Storage: ${quick ? '200,000' : '1,000,000'} page views on PGlite and on PostgreSQL`);
+  Object.assign(results, await measureStorage({ rows: quick ? 200_000 : 1_000_000, log }));
 }
 
 results.meta.seconds = Math.round((Date.now() - started) / 1000);

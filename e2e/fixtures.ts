@@ -53,8 +53,6 @@ export const test = base.extend<Fixtures>({
       const text = message.text();
       // Chromium logs the not-found page's own 404 as an error; a missing file is still one.
       if (text.includes('status of 404') && notFoundDocuments.has(message.location().url)) return;
-      // So is the session check of a signed-out reader (GET /api/session answers 401).
-      if (text.includes('status of 401') && message.location().url.endsWith('/api/session')) return;
       if (allowedConsoleErrors?.test(text)) return;
       errors.push(text);
     });

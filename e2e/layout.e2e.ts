@@ -234,5 +234,5 @@ test('the MDX post renders its tabs, component and expression', async ({ page })
   await expect(page.getByText('ares-install --device tv')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('docusaurus.tab.tv-platform'))).toBe('webos');
   await expect(page.locator('kbd', { hasText: 'OK' })).toBeVisible();
-  await expect(page.getByText('this portal covers 23 player-manager')).toBeVisible();
+  await expect(page.getByText('every one of the 23 player-manager packages')).toBeVisible();
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { defineConfig, devices } from '@playwright/test';
@@ -15,6 +18,8 @@ process.env.E2E_EMULATOR_PORT ??= String(freePort());
 process.env.E2E_EMULATOR_HUB_PORT ??= String(freePort());
 process.env.E2E_EMULATOR_LOGGING_PORT ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
+// The run's own embedded database (PGlite), never the data/ folder of `npm start`.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-data-'));
 const baseURL = `http://127.0.0.1:${port}`;
 
 export const readerState = fileURLToPath(new URL('./.auth/reader.json', import.meta.url));
@@ -41,14 +46,40 @@ export default defineConfig({
     // The site as a signed-in reader sees it: every page of the spec.
     {
       name: 'reader',
-      testMatch: ['routes.e2e.ts', 'pages.e2e.ts', 'layout.e2e.ts', 'runtime.e2e.ts'],
+      // With the look of every page template: axe on each, package cards, the pager, wide
+      // tables, the navbar while the session answers.
+      testMatch: ['routes.e2e.ts', 'pages.e2e.ts', 'layout.e2e.ts', 'runtime.e2e.ts', 'look.e2e.ts', 'a11y.e2e.ts'],
       dependencies: ['sign-in'],
       use: { ...browser, storageState: readerState },
     },
     // Signing in and out, the gate as anonymous readers meet it, and readers of each group.
-    { name: 'gate', testMatch: ['auth.e2e.ts', 'gate.e2e.ts', 'search.e2e.ts', 'groups.e2e.ts'], use: browser },
+    {
+      name: 'gate',
+      // With what a signed-out visitor meets (visitor.e2e.ts) and the login page (login.e2e.ts).
+      testMatch: [
+        'auth.e2e.ts',
+        'gate.e2e.ts',
+        'search.e2e.ts',
+        'groups.e2e.ts',
+        'admin.e2e.ts',
+        'visitor.e2e.ts',
+        'login.e2e.ts',
+      ],
+      use: browser,
+    },
     // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
     { name: 'security', testMatch: 'security/*.security.ts', use: browser },
+    // `npm run screenshots` only: PNGs of the templates for people to look at, never compared.
+    ...(process.env.PORTAL_SCREENSHOTS
+      ? [
+          {
+            name: 'screenshots',
+            testMatch: 'screenshots.shoot.ts',
+            dependencies: ['sign-in'],
+            use: { ...browser, storageState: readerState },
+          },
+        ]
+      : []),
   ],
   webServer: {
     command: 'node ../server/dist/server.js',
@@ -66,6 +97,7 @@ export default defineConfig({
       // Short, so a disabled reader is seen within the test; the default is 60 s.
       SESSION_CACHE_TTL_SECONDS: '2',
       LOG_LEVEL: 'warn',
+      DATA_DIR: process.env.E2E_DATA_DIR,
     },
   },
 });

@@ -16,6 +16,7 @@ function seededByRole(role: string): { email: string; password: string } {
 
 export const partnerReader = seededByRole('partner');
 export const noAccessReader = seededByRole('no access');
+export const adminReader = seededByRole('admin');
 
 export const githubReader = (() => {
   const reader = readSeed().find((r) => r.github);

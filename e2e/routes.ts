@@ -13,7 +13,7 @@ const namedRoutes: { path: string; title: string }[] = [
   { path: '/blog/tags/facebook', title: 'One post tagged with "Facebook"' },
   { path: '/blog/tags/hello', title: 'One post tagged with "Hello"' },
   { path: '/blog/welcome', title: 'Welcome to the developer portal' },
-  { path: '/blog/mdx-blog-post', title: 'Writing interactive posts with MDX' },
+  { path: '/blog/mdx-blog-post', title: 'From laptop to living room, your first build on a TV' },
   { path: '/docs/', title: 'Getting Started' },
   { path: '/docs/category/player-framework', title: 'Player Framework' },
   { path: '/docs/support-documentation', title: 'Support Documentation' },

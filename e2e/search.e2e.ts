@@ -113,6 +113,26 @@ test.describe('a signed-in reader', () => {
   });
 });
 
+test.describe('a query that matches nothing', () => {
+  test('gets no results, not pages that share its first letter', async ({ page, baseURL }) => {
+    // Pagefind cuts a word it cannot find down to a prefix that it can ("xyzzyqq" to "x",
+    // which the Release Flow guideline has in "## x.y.z"); the portal drops such results.
+    await signIn(page, String(baseURL));
+    await page.goto('/docs/');
+    await openSearch(page);
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    for (const nonsense of ['xyzzyqq', 'zqxjkw player']) {
+      await box.fill(nonsense);
+      await expect(results(page)).toHaveAttribute('data-answered', nonsense);
+      await expect(results(page).getByRole('link')).toHaveCount(0);
+      await expect(page.getByRole('dialog').getByRole('status')).toHaveText(`No results for “${nonsense}”.`);
+    }
+    // A word the guideline has still finds it.
+    await box.fill('updateInternalDependencies');
+    await expect(results(page).getByRole('link').filter({ hasText: 'Release Flow' }).first()).toBeVisible();
+  });
+});
+
 test.describe('a signed-out reader', () => {
   test('finds public pages only, and is told that signing in searches the rest', async ({ page }) => {
     await page.goto('/docs/');

@@ -66,12 +66,16 @@ server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
+    // (marked as demo data; the server refuses it in production).
+    DEMO_DATA: process.env.DEMO_DATA ?? '1',
   },
 });
 /** What each kind of demo reader shows, for the lines `npm start` prints. */
 const DEMO_NOTES = {
   staff: 'reads everything, internal guidelines included',
   partner: 'reads the player, UI, navigation, layout and app docs and the blog; not the internal ones',
+  admin: 'reads everything and runs the portal at /admin (readers, audit trail, insights)',
   'no access': 'is told on the sign-in page that the account has no access, and whom to ask',
   disabled: 'is told that the account is disabled',
 };
@@ -98,7 +102,10 @@ server.stdout.on('data', (chunk) => {
   if (String(chunk).includes('The portal is running')) {
     console.log(demoReaderLines());
     console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
-    console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable)\n');
+    console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable)');
+    console.log(
+      `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
+    );
   }
 });
 server.on('exit', (code) => {

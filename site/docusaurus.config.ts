@@ -7,19 +7,25 @@ import { isPublicRoute, readersClass, readersOf } from '@portal/access';
 import site from './site.facts.json';
 import accessMarks from './src/plugins/access-marks';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
-import { darkCodeTheme, lightCodeTheme } from './src/theme-code-colours';
+import codeColours from './src/plugins/code-colours';
+import { siteUrlFrom } from './src/site-url';
+import { codeTheme } from './src/theme-code-colours';
 
 /** The class that shows a navbar or footer link only to readers who may open its target. */
 const markFor = (to: string): string => readersClass(readersOf(to));
 
-// Read once: the canonical origin only feeds absolute URLs (sitemap, canonical links,
-// Open Graph); the gate server decides where the portal is actually served.
-const siteUrl = process.env.SITE_URL ?? 'http://localhost:3000';
+// Read once, at build time: the public origin only feeds absolute URLs (canonical links,
+// og:url, the social card, the sitemap); the gate server serves the build at any address.
+// SITE_URL (else the server's PUBLIC_URL) must be set when building for a real deployment.
+const siteUrl = siteUrlFrom(process.env);
 
 const config: Config = {
   title: site.title,
   tagline: site.tagline,
   favicon: 'img/favicon.svg',
+  // The same mark as an ICO at the address browsers and feed readers ask for by themselves;
+  // named by every page, so the gate serves it to everyone (site/brand/render.mjs makes it).
+  headTags: [{ tagName: 'link', attributes: { rel: 'icon', href: '/favicon.ico', sizes: '32x32' } }],
   url: siteUrl,
   baseUrl: '/',
   titleDelimiter: site.titleDelimiter,
@@ -63,15 +69,21 @@ const config: Config = {
     () => announcementBarReset(site.announcement.id),
     // Marks who may open what (sidebar, cards, links) and hides the rest from each reader.
     accessMarks,
+    // Both modes' code colours as CSS variables, which the one Prism theme below reads.
+    codeColours,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
     // the metadata every docs page loads (the preset's own docs plugin is off below).
     ['./src/plugins/gated-docs.ts', { routeBasePath: 'docs', sidebarPath: './sidebars.ts' } satisfies DocsOptions],
+    // The latest release of each project, read from the changelogs, for the home page.
+    './src/plugins/releases/index.ts',
   ],
 
   // Keeps a reader's in-app navigation away from pages outside their groups (the gate
   // server enforces the same policy on every request), and the root element's reader
   // classes in step with the session.
   clientModules: [
+    // First: the others read the session it settles (from the hint cookie, or by asking).
+    './src/clientModules/session.ts',
     './src/clientModules/reader-classes.ts',
     './src/clientModules/route-guard.ts',
     './src/clientModules/prefetch-gate.ts',
@@ -85,6 +97,9 @@ const config: Config = {
         // Registered above, wrapped: src/plugins/gated-docs.ts.
         docs: false,
         blog: {
+          blogTitle: 'Blog',
+          blogDescription:
+            'Release notes explained, platform quirks and how-tos from the Norigin front-end team, for developers building TV apps with our packages.',
           showReadingTime: true,
           tags: 'tags.yml',
           onInlineTags: 'throw',
@@ -103,6 +118,8 @@ const config: Config = {
   ],
 
   themeConfig: {
+    // Open Graph and Twitter's large card; 1200 × 630, made from site/brand/card.svg.
+    image: 'img/social-card.png',
     colorMode: {
       defaultMode: 'light',
       disableSwitch: false,
@@ -113,6 +130,9 @@ const config: Config = {
       id: site.announcement.id,
       content: site.announcement.html,
       isCloseable: true,
+      // Docusaurus writes these into an inline style; variables let each colour mode set its own.
+      backgroundColor: 'var(--portal-announcement-bg)',
+      textColor: 'var(--portal-announcement-text)',
     },
     docs: {
       sidebar: { hideable: false, autoCollapseCategories: false },
@@ -133,7 +153,7 @@ const config: Config = {
       ],
     },
     footer: {
-      style: 'dark',
+      style: 'light',
       links: [
         {
           title: 'Docs',
@@ -158,13 +178,14 @@ const config: Config = {
           ],
         },
       ],
-      copyright: `Copyright © ${site.copyrightYear} ${site.organization}. Built with Docusaurus.`,
+      copyright: `Copyright © ${site.copyrightYear} ${site.organization}.`,
     },
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 5 },
     prism: {
-      // GitHub and Dracula, with the few token colours that lacked contrast adjusted.
-      theme: lightCodeTheme,
-      darkTheme: darkCodeTheme,
+      // GitHub's colours in light mode and Dracula's in dark, the few that lacked contrast
+      // adjusted, through CSS variables: one theme for both modes (src/theme-code-colours.ts).
+      theme: codeTheme,
+      darkTheme: codeTheme,
       additionalLanguages: ['bash', 'diff', 'groovy', 'json', 'yaml'],
     },
   } satisfies Preset.ThemeConfig,

@@ -86,19 +86,18 @@ const sidebars: SidebarsConfig = {
           'Play video on every TV platform with one API: the player manager, its player and tracking adapters, and the ad scheduler.',
       },
       items: [
+        // The repository's one app sits beside its packages: an "apps" group of one item
+        // would only add a level to open.
         project('player-manager-mono', 'player-manager-mono', repoPages, [
-          {
-            type: 'category',
-            label: 'apps',
-            items: [project('player-manager-mono/apps/playground-web', 'playground-web')],
-          },
+          project('player-manager-mono/apps/playground-web', 'playground-web'),
           packages('player-manager-mono', playerPackages),
         ]),
+        // A copy of six packages, listed directly under it for the same reason.
         project(
           'player-manager-mono-custom-test',
           'player-manager-mono-custom-test',
           [],
-          [packages('player-manager-mono-custom-test', customTestPackages, [])],
+          customTestPackages.map((name) => project(`player-manager-mono-custom-test/packages/${name}`, name)),
         ),
       ],
     },
@@ -129,7 +128,8 @@ const sidebars: SidebarsConfig = {
           'CODE_OF_CONDUCT',
           'CONTRIBUTING',
         ]),
-        { type: 'category', label: 'Spat-Nav', items: ['Spat-Nav/Detailed_README_SpatNav'] },
+        // One long guide: a page of its own, not a category holding one page.
+        { type: 'doc', id: 'Spat-Nav/Detailed_README_SpatNav', label: 'Spatial Navigation in Depth' },
         project('layout-engine', 'Layout Engine', ['CHANGELOG', 'LICENSE', 'CONTRIBUTING']),
       ],
     },

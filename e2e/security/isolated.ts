@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +62,8 @@ export class IsolatedPortal {
         SESSION_SECRET: E2E_SESSION_SECRET,
         SESSION_RATE_LIMIT: '100000',
         LOG_LEVEL: 'warn',
+        // An embedded database of its own: two processes must never share one.
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-isolated-data-')),
         ...this.env,
       },
     });

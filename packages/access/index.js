@@ -94,10 +94,22 @@ export function compilePolicy(file) {
 
   /** Section → the groups that read it, sorted. */
   const readers = new Map();
-  for (const [name] of sectionEntries) {
-    const names = groups
-      .filter(([, group]) => group.reads === 'all' || (Array.isArray(group.reads) && group.reads.includes(name)))
-      .map(([groupName]) => groupName)
+  for (const [name, section] of sectionEntries) {
+    if (section.groups !== undefined) {
+      if (!Array.isArray(section.groups)) problems.push(`section "${name}": groups must be a list of group names`);
+      else
+        for (const group of section.groups)
+          if (!(group in (file.groups ?? {})))
+            problems.push(`section "${name}" is for group "${group}", which the policy does not define`);
+    }
+    const names = (
+      Array.isArray(section.groups)
+        ? section.groups
+        : groups
+            .filter(([, group]) => group.reads === 'all' || (Array.isArray(group.reads) && group.reads.includes(name)))
+            .map(([groupName]) => groupName)
+    )
+      .slice()
       .sort();
     if (names.length === 0) problems.push(`section "${name}" is read by no group`);
     readers.set(name, Object.freeze(names));

@@ -164,6 +164,8 @@ describe('who reads which route (the checked-in policy)', () => {
     ['/docs/player-manager-mono-custom-test/packages/player-core/', INTERNAL],
     ['/docs/france24-demo/', INTERNAL],
     ['/docs/support-documentation', INTERNAL],
+    ['/admin', ['admin']],
+    ['/ADMIN/insights', ['admin']],
   ])('%s is read by %j', (path, groups) => {
     expect(readersOf(path)).toEqual(groups);
   });
@@ -187,6 +189,9 @@ describe('who reads which route (the checked-in policy)', () => {
     expect(canRead(null, '/docs/Norigin-Spatial-Navigation/')).toBe(true);
     expect(canRead([], '/docs/player-manager-mono/')).toBe(false);
     expect(canRead(['staff'], '/docs/no-such-project/')).toBe(false);
+    // Administration is for administrators only, though staff read every other section.
+    expect(canRead(['staff'], '/admin')).toBe(false);
+    expect(canRead(['admin'], '/admin/insights')).toBe(true);
   });
 
   it('names the section of a route, the longest match winning', () => {
@@ -196,8 +201,8 @@ describe('who reads which route (the checked-in policy)', () => {
     expect(sectionOf('/docs/x')).toBeNull();
   });
 
-  it('has three access units: public, what partners share with staff, and internal', () => {
-    expect(accessUnits().map((unit) => unit.id)).toEqual(['public', 'admin+partner+staff', 'admin+staff']);
+  it('has four access units: public, administration, what partners share with staff, and internal', () => {
+    expect(accessUnits().map((unit) => unit.id)).toEqual(['public', 'admin', 'admin+partner+staff', 'admin+staff']);
   });
 });
 
@@ -253,6 +258,10 @@ describe('checking a policy', () => {
     file.groups['Bad Name'] = { label: 'x', reads: 'all' };
     file.sections.orphan = { paths: ['/docs/orphan'] };
     file.sections.layout = { paths: ['/docs/whitelabel'] };
+    (file.sections as Record<string, { paths: string[]; groups?: string[] }>).vault = {
+      paths: ['/vault'],
+      groups: ['wardens'],
+    };
     file.accounts.emailDomains.push({ domain: 'not a domain', groups: ['wizards'] });
     let message = '';
     try {
@@ -266,6 +275,7 @@ describe('checking a policy', () => {
     expect(message).toContain('"/docs/whitelabel" is in both section');
     expect(message).toContain('e-mail domain rule "not a domain" is not a domain name');
     expect(message).toContain('gives group "wizards"');
+    expect(message).toContain('section "vault" is for group "wardens", which the policy does not define');
   });
 
   it('refuses a section that no group reads', () => {

@@ -31,8 +31,18 @@ export default {
     sections: ['/docs/Norigin-Spatial-Navigation'],
   },
 
-  /** Every other page belongs to exactly one section; each group reads the sections it lists. */
+  /**
+   * Every other page belongs to exactly one section; each group reads the sections it
+   * lists (`'all'`: every section). A section with `groups` is read by exactly those
+   * groups, whatever their `reads` say.
+   */
   sections: {
+    administration: {
+      label: 'Portal administration',
+      // Readers, groups, the audit trail and reading insights: administrators only.
+      paths: ['/admin'],
+      groups: ['admin'],
+    },
     player: {
       label: 'Player framework',
       paths: ['/docs/player-manager-mono', '/docs/category/player-framework'],

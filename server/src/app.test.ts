@@ -111,7 +111,7 @@ describe('the gate server', () => {
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain(PRIVATE_CANARY);
       expect(response.headers['cache-control']).toBe('private, no-store');
-      expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
+      expect(response.headers.vary).toBe('Accept-Encoding, Accept, Cookie');
       const asset = await app.inject({ url: PRIVATE_ASSET, headers: { cookie } });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -12,8 +14,23 @@ import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
+import { Metrics } from './metrics.js';
+import { sharedRateLimitStore } from './rate-limit-store.js';
+import { sharedState } from './shared.js';
+import { ReaderDirectory, ReaderIndex } from './auth/readers.js';
+import { TokenService } from './auth/tokens.js';
+import { markdownUrl, pageOfMarkdown } from './manifest/markdown-urls.js';
+import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
+import { acceptInvitation, invitationFor } from './db/activity.js';
+import type { AuditEvent } from './db/audit.js';
+import { seedDemoActivity } from './db/demo.js';
+import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
+import { activityRoutes } from './routes/activity.js';
+import { adminRoutes } from './routes/admin.js';
+import { agentCredential, agentRoutes } from './routes/agents.js';
+import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
 /** Firebase Hosting forwards only a cookie of this name; keeping it makes that deployment possible. */
@@ -29,16 +46,36 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Supply to share one Identity or set its clock (tests); otherwise one is made from config. */
   identity?: Identity;
+  /** Supply to share one store (tests); otherwise one is opened from config. */
+  store?: Store;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set once per request by `readerOf`. */
     portalReader?: Promise<Reader | 'anonymous' | 'unavailable'>;
+    /** What the gate served: a public or a private file (for the metrics). */
+    accessClass?: 'public' | 'private';
   }
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** Whether an Accept header asks for Markdown before HTML (`text/markdown`, at a q no lower than HTML's). */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  if (!accept || !accept.includes('markdown')) return false;
+  const quality = (type: string): number => {
+    for (const part of accept.toLowerCase().split(',')) {
+      const [name, ...params] = part.trim().split(';');
+      if (name?.trim() !== type) continue;
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return q ? Number(q.slice(2)) || 0 : 1;
+    }
+    return -1;
+  };
+  const markdown = quality('text/markdown');
+  return markdown > 0 && markdown >= quality('text/html');
+}
 
 function requestHostname(request: FastifyRequest): string {
   return request.hostname.replace(/:\d+$/, '').toLowerCase();
@@ -80,15 +117,6 @@ function contentSecurityPolicy(config: Config, site: Site): Record<string, strin
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const site = await loadSite(config.siteDir);
-  const identity =
-    options.identity ??
-    new Identity({
-      config: config.identity,
-      secret: config.session.secret,
-      sessionMaxAgeSeconds: config.session.maxAgeSeconds,
-      cacheTtlSeconds: config.session.cacheTtlSeconds,
-      timeoutMs: config.session.identityTimeoutMs,
-    });
   const app = Fastify({
     logger: options.logger ?? false,
     exposeHeadRoutes: true,
@@ -101,9 +129,57 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : config.trustProxy,
     // Bodies are taken exactly as sent: no type coercion, no silently dropped fields.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    // Every log line of a request carries its id: the proxy's X-Request-Id when it sends a
+    // sane one, else a new one; the answer names it too.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
   });
-  if (!options.identity) app.addHook('onClose', () => identity.close());
+  const shared = options.identity?.shared ?? sharedState(config.redisUrl, app.log);
+  const identity =
+    options.identity ??
+    new Identity({
+      config: config.identity,
+      secret: config.session.secret,
+      sessionMaxAgeSeconds: config.session.maxAgeSeconds,
+      cacheTtlSeconds: config.session.cacheTtlSeconds,
+      timeoutMs: config.session.identityTimeoutMs,
+      shared,
+    });
+  if (!options.identity) {
+    app.addHook('onClose', () => identity.close());
+    app.addHook('onClose', () => shared.close());
+  }
   app.log.info({ files: site.files, bytes: site.bytes }, 'site loaded');
+
+  const store =
+    options.store ??
+    (await Store.open({
+      database: config.database,
+      retentionDays: config.audit.retentionDays,
+      queueLimit: config.audit.queueLimit,
+      log: app.log,
+      seed: config.demoData ? (db) => seedDemoActivity(db, site, app.log) : undefined,
+    }));
+  if (!options.store) app.addHook('onClose', () => store.close());
+  const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const access =
+      request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
+    metrics.requests.inc({ class: access, status: String(reply.statusCode) });
+    metrics.latency.observe({ class: access }, reply.elapsedTime / 1000);
+    done();
+  });
+  const directory = new ReaderDirectory(identity.auth);
+  const readerIndex = new ReaderIndex(directory);
+  const tokens = new TokenService(() => (store.readyNow ? store.db : null), identity, config.session.cacheTtlSeconds);
+  const search = new SiteSearch(site);
+  /** An event for the audit trail, written off the request path; the client address only when the settings say so. */
+  const audit = (request: FastifyRequest, event: AuditEvent): void =>
+    store.audit.record({ ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -112,6 +188,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A request whose connection already closed (a malformed body) has no address; it is
     // answered 400 anyway, so it shares one bucket instead of crashing the limiter.
     keyGenerator: (request) => (request.ip ? normalizeIP(request.ip) : 'no-address'),
+    // With Redis every replica counts together; without it (or while it is down) each alone.
+    ...(shared.rateLimitClient ? { store: sharedRateLimitStore(shared.rateLimitClient) } : {}),
   });
   // Security headers from helmet, built once: @fastify/helmet rebuilds helmet's middleware
   // (and re-parses the CSP) on every request, which cost two thirds of the gate's
@@ -169,10 +247,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const raw = request.cookies[SESSION_COOKIE];
       if (!raw) return 'anonymous';
       const check = await identity.checkSession(raw);
+      metrics.identityCalls.inc({ outcome: check.ok ? 'ok' : check.error.signsOut ? 'refused' : 'error' });
       if (check.ok) return check.reader;
       if (!check.error.signsOut) return 'unavailable';
       request.log.info({ code: check.error.code }, 'session refused; signing the reader out');
       clearSession(request, reply);
+      // A real account's session that ended (disabled, removed, revoked, out of groups).
+      if (check.error.uid)
+        audit(request, {
+          kind: 'session.ended',
+          actorUid: check.error.uid,
+          actorEmail: check.error.email,
+          detail: { code: check.error.code },
+        });
       return 'anonymous';
     })();
     return request.portalReader;
@@ -197,9 +284,83 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   };
 
+  /**
+   * Starts a session; an account without a group that has an open invitation for its
+   * e-mail (one the identity service vouches for) gets the invitation's groups first.
+   */
+  const startSession = async (request: FastifyRequest, idToken: string): ReturnType<Identity['startSession']> => {
+    try {
+      return await identity.startSession(idToken);
+    } catch (error) {
+      if (!(error instanceof AuthError) || error.code !== 'no-access' || !error.uid || !error.email) throw error;
+      if (!store.readyNow) throw error;
+      const groups = await invitationFor(store.db, error.email);
+      if (groups === null) throw error;
+      const after = await directory.applyInvitation(error.uid, groups);
+      if (after === null) throw error;
+      await acceptInvitation(store.db, error.email);
+      readerIndex.update(after);
+      audit(request, {
+        kind: 'invitation.accepted',
+        actorUid: after.uid,
+        actorEmail: after.email,
+        groups: after.groups,
+        detail: { groups },
+      });
+      return identity.startSession(idToken);
+    }
+  };
+
   app.get('/healthz', async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files }),
+    reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files, store: store.stats }),
   );
+
+  // For the platform: /healthz says the process is alive; /readyz that it can serve
+  // (manifest loaded, identity service, database and Redis reachable); /metrics for Prometheus.
+  let readiness: { at: number; answer: Promise<{ ready: boolean; checks: Record<string, boolean> }> } | null = null;
+  const checkReadiness = async (): Promise<{ ready: boolean; checks: Record<string, boolean> }> => {
+    const identityUp = identity.auth.getUser('portal-readiness-probe').then(
+      () => true,
+      (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
+    );
+    const timeout = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
+      Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 2000).unref())]);
+    const [identityOk, databaseOk, redisOk] = await Promise.all([
+      timeout(identityUp, false),
+      timeout(
+        store.readyNow
+          ? store.db.query('select 1').then(
+              () => true,
+              () => false,
+            )
+          : Promise.resolve(false),
+        false,
+      ),
+      timeout(shared.ping(), false),
+    ]);
+    const checks = { manifest: site.files > 0, identity: identityOk, database: databaseOk, redis: redisOk };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  };
+  app.get('/readyz', async (_request, reply) => {
+    // At most one round of checks every two seconds, however often the platform asks.
+    if (!readiness || Date.now() - readiness.at > 2000) readiness = { at: Date.now(), answer: checkReadiness() };
+    const { ready, checks } = await readiness.answer;
+    return reply
+      .code(ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: ready ? 'ready' : 'not ready', checks, redis: shared.kind });
+  });
+  app.get('/metrics', async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const token = config.metricsToken;
+    const allowed = token
+      ? request.headers.authorization === `Bearer ${token}`
+      : // Without a token, only a direct request from this machine: never one through a proxy.
+        loopbackHosts.has(request.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '') &&
+        request.headers['x-forwarded-for'] === undefined;
+    if (!allowed) return reply.code(404).send({ error: 'No such API endpoint' });
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   app.get('/api/auth-config', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send({
@@ -236,28 +397,43 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const { idToken } = request.body as { idToken: string };
+      let started;
       try {
-        const { cookie: value, reader } = await identity.startSession(idToken);
-        void reply.setCookie(SESSION_COOKIE, value, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: secureCookie(request),
-          maxAge: config.session.maxAgeSeconds,
-        });
-        setGroupsHint(request, reply, reader);
-        request.log.info({ uid: reader.uid, groups: reader.groups }, 'session started');
-        return reply.send({ email: reader.email, groups: reader.groups });
+        started = await startSession(request, idToken);
       } catch (error) {
         if (!(error instanceof AuthError)) throw error;
         if (error.code === 'unavailable')
           request.log.warn({ err: error.cause }, 'identity service unavailable at sign-in');
         else request.log.info({ code: error.code }, 'sign-in refused');
+        if (error.code !== 'unavailable' && error.uid)
+          audit(request, {
+            kind: 'session.refused',
+            actorUid: error.uid,
+            actorEmail: error.email,
+            detail: { code: error.code },
+          });
         const status = SIGN_IN_STATUS[error.code];
         // Who is signed in and how to ask for access, for the login page to say so.
         const refusal = status === 403 ? { email: error.email, requestAccess: REQUEST_ACCESS.email } : {};
         return reply.code(status).send({ error: error.message, code: error.code, ...refusal });
       }
+      const { cookie: value, reader } = started;
+      void reply.setCookie(SESSION_COOKIE, value, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie(request),
+        maxAge: config.session.maxAgeSeconds,
+      });
+      setGroupsHint(request, reply, reader);
+      request.log.info({ uid: reader.uid, groups: reader.groups }, 'session started');
+      audit(request, {
+        kind: 'session.started',
+        actorUid: reader.uid,
+        actorEmail: reader.email,
+        groups: reader.groups,
+      });
+      return reply.send({ email: reader.email, groups: reader.groups });
     },
   );
 
@@ -268,7 +444,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (raw) {
       try {
         const reader = await identity.endSession(raw);
-        if (reader) request.log.info({ uid: reader.uid }, 'session ended; refresh tokens revoked');
+        if (reader) {
+          request.log.info({ uid: reader.uid }, 'session ended; refresh tokens revoked');
+          audit(request, { kind: 'session.logout', actorUid: reader.uid, actorEmail: reader.email });
+        }
       } catch (error) {
         // The cookie is gone from this browser either way; revocation is retried at the next logout.
         request.log.warn({ err: error }, 'could not revoke refresh tokens at logout');
@@ -279,7 +458,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const send = (request: FastifyRequest, reply: FastifyReply, file: SiteFile, status: number): FastifyReply => {
     const isPrivate = file.access === 'private';
-    const vary = isPrivate ? 'Accept-Encoding, Cookie' : 'Accept-Encoding';
+    // A page answers HTML or its Markdown by the Accept header.
+    const negotiated = file.kind === 'page' || file.contentType.startsWith('text/markdown');
+    const vary = `Accept-Encoding${negotiated ? ', Accept' : ''}${isPrivate ? ', Cookie' : ''}`;
     const cacheControl = isPrivate
       ? 'private, no-store'
       : file.immutable
@@ -300,14 +481,52 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
-    const file = site.lookup(path);
+    let file = site.lookup(path);
     if (!file) return send(request, reply, site.notFound, 404);
+    // A page asked for as Markdown (an assistant's Accept: text/markdown) is its .md twin.
+    if (file.kind === 'page' && prefersMarkdown(request.headers.accept))
+      file = site.lookup(markdownUrl(file.url)) ?? file;
+    request.accessClass = file.access;
     if (file.access === 'public') return send(request, reply, file, 200);
+
+    // A page's Markdown also takes a personal access token (Authorization: Bearer), never a cookie's stand-in.
+    if (pageOfMarkdown(file.url) !== null && request.headers.authorization !== undefined) {
+      void reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
+      const credential = await agentCredential(context, request, reply, { sessions: false });
+      if (credential.kind === 'refused')
+        return reply
+          .code(credential.status)
+          .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
+          .send({ error: credential.error });
+      if (credential.kind !== 'token' || !mayRead(credential.reader.groups, file.groups)) return reply.code(403).send();
+      if (config.audit.pageViews)
+        audit(request, {
+          kind: 'page.view',
+          actorUid: credential.reader.uid,
+          actorEmail: credential.reader.email,
+          path: site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
+          groups: credential.reader.groups,
+          detail: { via: 'token' },
+        });
+      return send(request, reply, file, 200);
+    }
 
     // A session verified within the cache's TTL is answered without waiting on a promise.
     const raw = request.cookies[SESSION_COOKIE];
-    const reader = (raw !== undefined && identity.cachedReader(raw)) || (await readerOf(request, reply));
-    if (typeof reader === 'object' && mayRead(reader.groups, file.groups)) return send(request, reply, file, 200);
+    const cached = raw === undefined ? undefined : identity.cachedReader(raw);
+    if (raw !== undefined) metrics.sessionChecks.inc({ result: cached ? 'hit' : 'miss' });
+    const reader = cached || (await readerOf(request, reply));
+    if (typeof reader === 'object' && mayRead(reader.groups, file.groups)) {
+      if (file.kind === 'page' && config.audit.pageViews)
+        audit(request, {
+          kind: 'page.view',
+          actorUid: reader.uid,
+          actorEmail: reader.email,
+          path: file.url,
+          groups: reader.groups,
+        });
+      return send(request, reply, file, 200);
+    }
     void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
     if (typeof reader === 'object') {
       // Signed in, but not in the file's groups: say so, never send them to sign in again.
@@ -328,6 +547,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (file.kind === 'page') return reply.redirect(loginUrlFor(request.url), 302);
     return reply.code(401).send();
   });
+
+  const context: GateContext = {
+    config,
+    site,
+    identity,
+    store,
+    directory,
+    readerIndex,
+    tokens,
+    search,
+    readerOf,
+    requireSameOrigin,
+    audit,
+  };
+  await app.register((instance) => adminRoutes(instance, context), { prefix: '/api/admin' });
+  await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
+  await app.register((instance) => agentRoutes(instance, context));
 
   return app;
 }

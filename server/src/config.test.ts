@@ -81,6 +81,41 @@ describe('loadConfig in development (the default)', () => {
     ]);
   });
 
+  it('keeps its data in PGlite under data/ unless DATA_DIR or DATABASE_URL says otherwise', () => {
+    expect(loadConfig({ SITE_DIR: siteDir }, '/srv/portal').database).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/portal/data/pglite',
+    });
+    expect(loadConfig({ SITE_DIR: siteDir, DATA_DIR: '/var/lib/portal' }).database).toEqual({
+      kind: 'pglite',
+      dataDir: '/var/lib/portal/pglite',
+    });
+    expect(loadConfig({ SITE_DIR: siteDir, DATABASE_URL: 'postgres://portal@db:5432/portal' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://portal@db:5432/portal',
+    });
+    expect(problems({ SITE_DIR: siteDir, DATABASE_URL: 'mysql://db/portal' })).toEqual([
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal',
+    ]);
+  });
+
+  it('keeps 180 days of activity, without client addresses, with page views, unless told otherwise', () => {
+    expect(loadConfig({ SITE_DIR: siteDir }).audit).toEqual({
+      retentionDays: 180,
+      storeClientIp: false,
+      pageViews: true,
+      queueLimit: 10_000,
+    });
+    expect(
+      loadConfig({ SITE_DIR: siteDir, AUDIT_RETENTION_DAYS: '30', AUDIT_STORE_IP: 'true', AUDIT_PAGE_VIEWS: 'false' })
+        .audit,
+    ).toMatchObject({ retentionDays: 30, storeClientIp: true, pageViews: false });
+    expect(problems({ SITE_DIR: siteDir, AUDIT_RETENTION_DAYS: '0', AUDIT_STORE_IP: 'maybe' })).toEqual([
+      'AUDIT_RETENTION_DAYS must be a number of days from 1 to 3650, got "0"',
+      'AUDIT_STORE_IP must be true or false, got "maybe"',
+    ]);
+  });
+
   it('moves the emulator with AUTH_EMULATOR_PORT, or takes FIREBASE_AUTH_EMULATOR_HOST as is', () => {
     expect(loadConfig({ SITE_DIR: siteDir, AUTH_EMULATOR_PORT: '9199' }).identity.emulatorHost).toBe('127.0.0.1:9199');
     expect(loadConfig({ SITE_DIR: siteDir, FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9300' }).identity.emulatorHost).toBe(
@@ -141,6 +176,12 @@ describe('loadConfig in production', () => {
   it('refuses to start when the emulator host is set: emulator cookies are unsigned', () => {
     expect(problems(production({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }))).toEqual([
       expect.stringContaining('FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production'),
+    ]);
+  });
+
+  it('refuses demo data', () => {
+    expect(problems(production({ DEMO_DATA: '1' }))).toEqual([
+      'DEMO_DATA is for development only; unset it in production',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
+import type { DatabaseConfig } from './db/database.js';
 import { MANIFEST_FILE } from './manifest/manifest.js';
 
 export interface IdentityConfig {
@@ -47,6 +48,26 @@ export interface Config {
     /** How long a request waits for the identity service before it is answered 503. */
     identityTimeoutMs: number;
   };
+  /** PGlite in a data folder by default, or a PostgreSQL server (`DATABASE_URL`). */
+  database: DatabaseConfig;
+  audit: {
+    /** Audit rows and reported searches older than this many days are deleted daily. */
+    retentionDays: number;
+    /** Whether the client address goes into the audit trail (off unless set). */
+    storeClientIp: boolean;
+    /** Whether each private page view goes into the audit trail (on unless set off). */
+    pageViews: boolean;
+    /** Most events held in memory while the database cannot be reached; beyond it they are dropped and counted. */
+    queueLimit: number;
+  };
+  /** Seed demo readers' activity so the insights are not empty (development only; `npm start`). */
+  demoData: boolean;
+  /** Administrator API calls allowed per administrator and minute. */
+  adminRateLimitPerMinute: number;
+  /** Redis, shared by replicas (logout deny-list, sign-in limit, the broadcast); null: this process alone. */
+  redisUrl: string | null;
+  /** Bearer token that /metrics requires; null: /metrics answers only direct loopback requests. */
+  metricsToken: string | null;
 }
 
 export const DEMO_PROJECT_ID = 'demo-norigin-portal';
@@ -175,9 +196,11 @@ export function loadIdentityConfig(
           'FIREBASE_SERVICE_ACCOUNT must be a service-account key in JSON (with client_email and private_key)',
         );
       }
+    } else if (text(env, 'FIREBASE_CREDENTIALS') === 'application-default') {
+      // The platform's own identity (Cloud Run, GKE workload identity): no key file at all.
     } else if (text(env, 'GOOGLE_APPLICATION_CREDENTIALS') === undefined) {
       errors.add(
-        'Production needs service-account credentials: set FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS',
+        'Production needs service-account credentials: set FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS, or FIREBASE_CREDENTIALS=application-default on a platform that provides them',
       );
     } else if (!existsSync(resolve(cwd, env.GOOGLE_APPLICATION_CREDENTIALS as string))) {
       errors.add(
@@ -248,6 +271,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     identityTimeoutMs: integer(env, errors, 'IDENTITY_TIMEOUT_MS', 5000, 100, 60_000, 'a number of milliseconds'),
   };
 
+  const databaseUrl = text(env, 'DATABASE_URL');
+  let database: DatabaseConfig = { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
+  if (databaseUrl !== undefined) {
+    try {
+      const url = new URL(databaseUrl);
+      if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new Error();
+      database = { kind: 'postgres', url: databaseUrl };
+    } catch {
+      errors.add('DATABASE_URL must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal');
+    }
+  }
+  const flag = (name: string): boolean => {
+    const raw = text(env, name);
+    if (raw === undefined || raw === '0' || raw === 'false') return false;
+    if (raw === '1' || raw === 'true') return true;
+    errors.add(`${name} must be true or false, got "${raw}"`);
+    return false;
+  };
+  const audit = {
+    retentionDays: integer(env, errors, 'AUDIT_RETENTION_DAYS', 180, 1, 3650, 'a number of days'),
+    storeClientIp: flag('AUDIT_STORE_IP'),
+    pageViews: text(env, 'AUDIT_PAGE_VIEWS') === undefined ? true : flag('AUDIT_PAGE_VIEWS'),
+    queueLimit: integer(env, errors, 'AUDIT_QUEUE_LIMIT', 10_000, 10, 1_000_000, 'a number of events'),
+  };
+  const demoData = flag('DEMO_DATA');
+  if (demoData && production) errors.add('DEMO_DATA is for development only; unset it in production');
+  const adminRateLimitPerMinute = integer(env, errors, 'ADMIN_RATE_LIMIT', 120, 1, 100_000, 'a number of requests');
+
+  const redisUrl = text(env, 'REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
+    errors.add(`REDIS_URL must be a Redis URL such as redis://redis.internal:6379, got "${redisUrl}"`);
+  const metricsToken = text(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) errors.add('METRICS_TOKEN must be at least 16 characters');
+
   let secret = text(env, 'SESSION_SECRET');
   if (secret === undefined) {
     if (production)
@@ -267,5 +324,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicOrigin,
     identity,
     session: { ...session, secret: secret as string },
+    database,
+    audit,
+    demoData,
+    adminRateLimitPerMinute,
+    redisUrl,
+    metricsToken,
   };
 }

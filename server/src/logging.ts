@@ -1,5 +1,13 @@
 import type { FastifyServerOptions } from 'fastify';
 
+/** A request URL fit for the logs: no query string, and no token even in the path. */
+export function redactUrl(url: string): string {
+  const [path = '', query] = url.split('?', 2);
+  return (
+    path.replace(/norigin_pat_[A-Za-z0-9_-]+/g, 'norigin_pat_[redacted]') + (query === undefined ? '' : '?[redacted]')
+  );
+}
+
 /**
  * The server's structured logs (pino, through Fastify). Fastify logs method, URL, host
  * and address of each request, never headers or bodies; the redaction is a second guard
@@ -8,6 +16,23 @@ import type { FastifyServerOptions } from 'fastify';
 export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {
     level,
+    serializers: {
+      // The path only: a query string can hold what a client should not have sent there (a
+      // token pasted into a URL, search words), and the logs keep neither.
+      req: (request: {
+        method?: string;
+        url?: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
+        method: request.method,
+        url: redactUrl(request.url ?? ''),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
     redact: {
       paths: [
         'req.headers.cookie',

@@ -1,3 +1,5 @@
+import closeWithGrace from 'close-with-grace';
+
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './logging.js';
@@ -27,17 +29,13 @@ try {
   process.exit(1);
 }
 
-// Finish in-flight requests, then exit; a second signal exits at once.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    process.once(signal, () => process.exit(1));
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+// Finish in-flight requests and write what the audit queue holds, then exit; a second
+// signal, or 10 s, exits at once (close-with-grace).
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'stopping after an unexpected error');
+  else app.log.info({ signal }, 'shutting down');
+  await app.close();
+});
 
 await app.listen({ host: config.host, port: config.port });
 const address = app.server.address();

@@ -15,6 +15,8 @@ export interface Site {
   /** The file a request path names, by the portal's route rule; undefined when none does. */
   lookup(rawPath: string): SiteFile | undefined;
   notFound: SiteFile;
+  /** Every page of the site with who may read it (for the insights' "never read"). */
+  pages: readonly { url: string; access: 'public' | 'private'; groups: readonly string[] }[];
   inlineScriptHashes: readonly string[];
   files: number;
   bytes: number;
@@ -45,6 +47,9 @@ export async function loadSite(buildDir: string): Promise<Site> {
       return key === null ? undefined : byKey.get(key);
     },
     notFound,
+    pages: [...byKey.values()]
+      .filter((file) => file.kind === 'page')
+      .map((file) => ({ url: file.url, access: file.access, groups: file.groups })),
     inlineScriptHashes: manifest.inlineScriptHashes,
     files: byKey.size,
     bytes,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { darkCodeTheme, lightCodeTheme } from '../src/theme-code-colours';
+import { codeColourCss, codeColourModes, codeTheme } from '../src/theme-code-colours';
 
 function channels(colour: string): [number, number, number] {
   const hex = /^#([0-9a-f]{6})$/i.exec(colour);
@@ -27,19 +27,41 @@ function contrast(a: string, b: string): number {
 }
 
 describe('code block colours', () => {
-  for (const [name, theme] of [
-    ['light (GitHub)', lightCodeTheme],
-    ['dark (Dracula)', darkCodeTheme],
+  for (const [name, mode] of [
+    ['light (GitHub)', codeColourModes.light],
+    ['dark (Dracula)', codeColourModes.dark],
   ] as const) {
     it(`${name}: every token colour has at least 4.5:1 contrast on the code background`, () => {
-      const background = theme.plain.backgroundColor as string;
-      const colours = [theme.plain.color as string, ...theme.styles.map((entry) => entry.style.color)].filter(
-        (colour): colour is string => typeof colour === 'string',
-      );
-      expect(colours.length).toBeGreaterThan(5);
+      const colours = [mode.plain, ...[...mode.tokens.values()].map((style) => style.color)];
+      expect(mode.tokens.size).toBeGreaterThan(5);
       for (const colour of colours) {
-        expect(contrast(colour, background), `${colour} on ${background}`).toBeGreaterThanOrEqual(4.5);
+        expect(contrast(colour, mode.background), `${colour} on ${mode.background}`).toBeGreaterThanOrEqual(4.5);
       }
     });
   }
+
+  it('gives light code a pale background and dark code a deep one', () => {
+    expect(Math.min(...channels(codeColourModes.light.background))).toBeGreaterThan(200);
+    expect(Math.max(...channels(codeColourModes.dark.background))).toBeLessThan(80);
+  });
+
+  it('has one Prism theme whose every colour is a variable both modes set', () => {
+    const css = codeColourCss();
+    const [light = '', dark = ''] = css.split("[data-theme='dark']");
+    const referenced = [codeTheme.plain, ...codeTheme.styles.map((entry) => entry.style)]
+      .flatMap((style) => Object.values(style))
+      .map((value) => /^var\((--[\w-]+)\)$/.exec(String(value))?.[1]);
+    expect(referenced.length).toBeGreaterThan(10);
+    for (const name of referenced) {
+      expect(name, 'a theme value that is not a variable').toBeDefined();
+      expect(light).toContain(`${name}:`);
+      expect(dark).toContain(`${name}:`);
+    }
+  });
+
+  it('keeps the adjusted colours: GitHub strings and Dracula comments', () => {
+    expect(codeColourModes.light.tokens.get('string')?.color).toBe('#c20f5c');
+    expect(codeColourModes.dark.tokens.get('comment')?.color).toBe('#8b9bd0');
+    expect(codeColourModes.dark.tokens.get('keyword')?.fontStyle).toBe('italic');
+  });
 });

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import sidebars from '../sidebars';
+import { isPlatformId } from '../src/data/platforms';
 
 const docsDir = join(import.meta.dirname, '..', 'docs');
 
@@ -69,6 +70,19 @@ describe('the docs content', () => {
   it.each(landingPages.map((doc) => [doc.id, doc]))('landing page %s has at least 200 words', (_, doc) => {
     expect(doc.prose.split(/\s+/).filter(Boolean).length).toBeGreaterThanOrEqual(200);
   });
+
+  // The guidelines are how the team works, not software that runs somewhere.
+  const projectLandings = landingPages.filter((doc) => doc.id !== 'intro' && doc.id !== 'frontend-guidelines/README');
+  it.each(projectLandings.map((doc) => [doc.id, doc]))(
+    'landing page %s names its platforms for the package cards',
+    (_, doc) => {
+      const listed = /^platforms: \[(.*)\]$/m.exec(doc.frontMatter)?.[1];
+      expect(listed, 'front matter `platforms: [tizen, webos, web, androidtv, tvos]`').toBeDefined();
+      const ids = (listed ?? '').split(',').map((id) => id.trim());
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) expect(isPlatformId(id), `${id} is one of src/data/platforms.ts`).toBe(true);
+    },
+  );
 
   const changelogs = docs.filter((doc) => doc.id.endsWith('/CHANGELOG'));
   it.each(changelogs.map((doc) => [doc.id, doc]))('%s lists at least four dated releases, newest first', (_, doc) => {

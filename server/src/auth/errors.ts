@@ -54,14 +54,17 @@ export const SIGN_IN_STATUS: Readonly<Record<AuthErrorCode, 401 | 403 | 503>> = 
 export class AuthError extends Error {
   /** The account's e-mail, when known: a refused reader is told who they are signed in as. */
   readonly email: string | null;
+  /** The account, when the credential was genuine: for the audit trail. */
+  readonly uid: string | null;
 
   constructor(
     readonly code: AuthErrorCode,
-    options?: { cause?: unknown; email?: string | null },
+    options?: { cause?: unknown; email?: string | null; uid?: string | null },
   ) {
     super(AUTH_ERROR_MESSAGES[code], options);
     this.name = 'AuthError';
     this.email = options?.email ?? null;
+    this.uid = options?.uid ?? null;
   }
 
   /** Whether the reader must be signed out (everything but an unreachable service). */

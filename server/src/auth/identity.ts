@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { groupsOfAccount } from '@portal/access';
 
 import type { IdentityConfig } from '../config.js';
+import { sharedState, type SharedState } from '../shared.js';
 import { AuthError, classify } from './errors.js';
 import { firebaseAuth } from './firebase.js';
 
@@ -35,6 +36,8 @@ export interface IdentityOptions {
   cacheSize?: number;
   /** The clock, in milliseconds: injected so that expiry is testable without patching `Date.now`. */
   clock?: () => number;
+  /** What replicas share (revocations, the broadcast that drops cached sessions); this process alone by default. */
+  shared?: SharedState;
 }
 
 interface VerifiedSession {
@@ -55,6 +58,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 const seconds = (utc: string | undefined): number => (utc ? Math.floor(Date.parse(utc) / 1000) : 0);
 
+/** The claims of a JWT, read without checking anything: only for naming a subject already vouched for. */
+function unverifiedClaims(jwt: string): Record<string, unknown> {
+  try {
+    return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Firebase Authentication through the Admin SDK, with the portal's rules:
  * - a session starts only from a recent sign-in of an account with a reader group;
@@ -72,8 +84,10 @@ export class Identity {
   readonly auth: Auth;
   private readonly closeApp: () => Promise<void>;
   private readonly sessions: LRUCache<string, VerifiedSession>;
-  /** uid → the second of the last revocation made by this server (logout). */
-  private readonly revokedAt: LRUCache<string, number>;
+  /** uid → the reader as the identity service last described them, for token checks. */
+  private readonly accounts: LRUCache<string, Reader>;
+  /** Revocations made by the gate (logout), and the broadcast that drops cached sessions everywhere. */
+  readonly shared: SharedState;
   private readonly clock: () => number;
 
   constructor(private readonly options: IdentityOptions) {
@@ -85,10 +99,14 @@ export class Identity {
     // Expiry read from the injected clock at every look-up (no cached "now" between calls).
     const clockOptions = { perf: { now: () => this.clock() }, ttlResolution: 0 };
     this.sessions = new LRUCache<string, VerifiedSession>({ max: options.cacheSize ?? 10_000, ...clockOptions });
-    this.revokedAt = new LRUCache<string, number>({
-      max: 100_000,
-      ttl: options.sessionMaxAgeSeconds * 1000,
+    this.accounts = new LRUCache<string, Reader>({
+      max: options.cacheSize ?? 10_000,
+      ttl: Math.max(options.cacheTtlSeconds, 0) * 1000 || 1,
       ...clockOptions,
+    });
+    this.shared = options.shared ?? sharedState(null, { warn: () => undefined });
+    this.shared.onBroadcast(({ reader }) => {
+      if (reader) this.forgetLocally(reader);
     });
   }
 
@@ -105,24 +123,26 @@ export class Identity {
     try {
       user = await this.call(this.auth.getUser(decoded.uid));
     } catch (error) {
-      throw classify(error);
+      const verdict = classify(error);
+      throw verdict.code === 'deleted' ? new AuthError('deleted', { uid: decoded.uid, email: decoded.email }) : verdict;
     }
-    if (user.disabled) throw new AuthError('disabled');
+    const who = { uid: user.uid, email: user.email ?? null };
+    if (user.disabled) throw new AuthError('disabled', who);
     // Firebase sets "valid since" to the creation second for a new account; any later value
     // is a revocation. Refuse what was issued in that very second too.
     const validSince = seconds(user.tokensValidAfterTime);
     const revokedSecond = Math.max(
       validSince > seconds(user.metadata.creationTime) ? validSince : 0,
-      this.revokedAt.get(user.uid) ?? 0,
+      (await this.shared.revokedAt(user.uid)) ?? 0,
     );
-    if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked');
-    if (!user.email) throw new AuthError('no-email');
+    if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked', who);
+    if (!user.email) throw new AuthError('no-email', who);
     const groups = groupsOfAccount({
       email: user.email,
       emailVerified: user.emailVerified,
       claims: user.customClaims ?? null,
     });
-    if (groups.length === 0) throw new AuthError('no-access', { email: user.email });
+    if (groups.length === 0) throw new AuthError('no-access', who);
     return { uid: user.uid, email: user.email, groups };
   }
 
@@ -172,12 +192,66 @@ export class Identity {
       if (ttl > 0) this.sessions.set(cookie, { reader }, { ttl });
       return { ok: true, reader };
     } catch (error) {
-      return { ok: false, error: classify(error) };
+      const verdict = classify(error);
+      // The Admin SDK itself refuses a disabled or revoked account's cookie in some modes
+      // (always with the emulator) and then names nobody. The gate's own signature proves
+      // this cookie was minted here for a real account, so its subject is named in the error,
+      // for the audit trail.
+      if (verdict.uid === null && ['disabled', 'revoked', 'deleted'].includes(verdict.code)) {
+        const claims = unverifiedClaims(unsigned.value);
+        if (typeof claims.sub === 'string')
+          return {
+            ok: false,
+            error: new AuthError(verdict.code, {
+              cause: verdict.cause,
+              uid: claims.sub,
+              email: typeof claims.email === 'string' ? claims.email : null,
+            }),
+          };
+      }
+      return { ok: false, error: verdict };
     }
   }
 
-  /** Forgets every verified cookie of a reader, so their next request asks the identity service. */
-  forgetReader(uid: string): number {
+  /**
+   * The reader of an account as it is now (disabled? its e-mail and groups), for a personal
+   * access token: the token carries no groups, the account does. Remembered for at most the
+   * cache's TTL, like a verified cookie. Throws an AuthError when the account may not read.
+   */
+  async readerByUid(uid: string): Promise<Reader> {
+    const known = this.accounts.get(uid);
+    if (known) return known;
+    let user: UserRecord;
+    try {
+      user = await this.call(this.auth.getUser(uid));
+    } catch (error) {
+      throw classify(error);
+    }
+    const who = { uid: user.uid, email: user.email ?? null };
+    if (user.disabled) throw new AuthError('disabled', who);
+    if (!user.email) throw new AuthError('no-email', who);
+    const groups = groupsOfAccount({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      claims: user.customClaims ?? null,
+    });
+    if (groups.length === 0) throw new AuthError('no-access', who);
+    const reader = { uid: user.uid, email: user.email, groups };
+    if (this.options.cacheTtlSeconds > 0) this.accounts.set(uid, reader);
+    return reader;
+  }
+
+  /**
+   * Forgets every verified cookie and account of a reader on every replica (through the
+   * shared state's broadcast), so their next request asks the identity service.
+   */
+  async forgetReader(uid: string): Promise<void> {
+    await this.shared.broadcast({ reader: uid });
+  }
+
+  /** Forgets a reader's cached sessions on this replica only. */
+  forgetLocally(uid: string): number {
+    this.accounts.delete(uid);
     let forgotten = 0;
     for (const [key, value] of this.sessions.entries()) {
       if (value.reader.uid === uid) {
@@ -205,8 +279,8 @@ export class Identity {
       if (verdict.signsOut) return null;
       throw verdict;
     }
-    this.revokedAt.set(decoded.uid, Math.floor(this.clock() / 1000));
-    this.forgetReader(decoded.uid);
+    await this.shared.setRevokedAt(decoded.uid, Math.floor(this.clock() / 1000), this.options.sessionMaxAgeSeconds);
+    await this.forgetReader(decoded.uid);
     try {
       await this.call(this.auth.revokeRefreshTokens(decoded.uid));
     } catch (error) {

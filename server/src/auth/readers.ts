@@ -31,7 +31,9 @@ export class ReaderError extends Error {
   }
 }
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+const iso = (utc: string | undefined): string | null => (utc ? new Date(utc).toISOString() : null);
 
 export function toReaderAccount(user: UserRecord): ReaderAccount {
   const claims = user.customClaims ?? null;
@@ -42,16 +44,18 @@ export function toReaderAccount(user: UserRecord): ReaderAccount {
     disabled: user.disabled,
     claimedGroups: claimedGroups(claims),
     groups: groupsOfAccount({ email: user.email ?? null, emailVerified: user.emailVerified, claims }),
-    createdAt: user.metadata.creationTime ?? null,
-    lastSignInAt: user.metadata.lastSignInTime ?? null,
+    createdAt: iso(user.metadata.creationTime),
+    lastSignInAt: iso(user.metadata.lastSignInTime),
     providers: user.providerData.map((provider) => provider.providerId),
   };
 }
 
+const notFound = (error: unknown): boolean => (error as { code?: string }).code === 'auth/user-not-found';
+
 /**
  * The administrator's operations on readers, in Firebase Authentication: find, list,
- * invite, change groups, disable and enable. Used by the readers command (and by the
- * admin page). No web-framework code.
+ * invite, change groups, disable, enable and remove. Used by the readers command and the
+ * admin API. No web-framework code.
  */
 export class ReaderDirectory {
   constructor(private readonly auth: Auth) {}
@@ -66,23 +70,34 @@ export class ReaderDirectory {
       );
   }
 
-  private async user(email: string): Promise<UserRecord> {
+  private async userByEmail(email: string): Promise<UserRecord> {
     try {
       return await this.auth.getUserByEmail(email);
     } catch (error) {
-      if ((error as { code?: string }).code === 'auth/user-not-found')
-        throw new ReaderError('unknown-reader', `no reader has the e-mail address ${email}`);
+      if (notFound(error)) throw new ReaderError('unknown-reader', `no reader has the e-mail address ${email}`);
+      throw error;
+    }
+  }
+
+  private async user(uid: string): Promise<UserRecord> {
+    try {
+      return await this.auth.getUser(uid);
+    } catch (error) {
+      if (notFound(error)) throw new ReaderError('unknown-reader', `no reader has the id ${uid}`);
       throw error;
     }
   }
 
   async find(email: string): Promise<ReaderAccount> {
-    return toReaderAccount(await this.user(email));
+    return toReaderAccount(await this.userByEmail(email));
   }
 
-  /** Every account, in pages of 1,000, optionally only those in `group`. */
-  async list(group?: string): Promise<ReaderAccount[]> {
-    if (group !== undefined) ReaderDirectory.checkGroups([group]);
+  async get(uid: string): Promise<ReaderAccount> {
+    return toReaderAccount(await this.user(uid));
+  }
+
+  /** Every account, read in pages of 1,000. */
+  async all(): Promise<ReaderAccount[]> {
     const accounts: ReaderAccount[] = [];
     let pageToken: string | undefined;
     do {
@@ -90,7 +105,13 @@ export class ReaderDirectory {
       accounts.push(...page.users.map(toReaderAccount));
       pageToken = page.pageToken;
     } while (pageToken);
-    return accounts
+    return accounts;
+  }
+
+  /** Every account, or those in `group`, sorted by e-mail. */
+  async list(group?: string): Promise<ReaderAccount[]> {
+    if (group !== undefined) ReaderDirectory.checkGroups([group]);
+    return (await this.all())
       .filter((account) => group === undefined || account.groups.includes(group))
       .sort((a, b) => (a.email ?? '').localeCompare(b.email ?? ''));
   }
@@ -100,15 +121,15 @@ export class ReaderDirectory {
    * after the account's creation fails, the account is removed again: nothing half-done.
    */
   async invite(email: string, groups: readonly string[]): Promise<{ account: ReaderAccount; passwordLink: string }> {
-    if (!EMAIL.test(email)) throw new ReaderError('bad-email', `"${email}" is not an e-mail address`);
+    if (!EMAIL_PATTERN.test(email)) throw new ReaderError('bad-email', `"${email}" is not an e-mail address`);
     ReaderDirectory.checkGroups(groups);
     if (groups.length === 0) throw new ReaderError('unknown-group', 'name at least one group');
     try {
       await this.auth.getUserByEmail(email);
-      throw new ReaderError('exists', `${email} already has an account; change its groups with grant or revoke`);
+      throw new ReaderError('exists', `${email} already has an account; change its groups instead`);
     } catch (error) {
       if (error instanceof ReaderError) throw error;
-      if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+      if (!notFound(error)) throw error;
     }
     const created = await this.auth.createUser({ email, emailVerified: false });
     try {
@@ -121,22 +142,21 @@ export class ReaderDirectory {
     }
   }
 
-  /** Sets the groups an administrator gives the reader (the claim); returns the account after. */
-  async setGroups(email: string, groups: readonly string[]): Promise<ReaderAccount> {
+  /** Sets the groups an administrator gives the reader (the claim); returns the account before and after. */
+  async setGroups(uid: string, groups: readonly string[]): Promise<{ before: ReaderAccount; after: ReaderAccount }> {
     ReaderDirectory.checkGroups(groups);
-    const user = await this.user(email);
-    const claims = { ...(user.customClaims ?? {}), [policy.claim]: [...groups] };
-    await this.auth.setCustomUserClaims(user.uid, claims);
-    return toReaderAccount(await this.auth.getUser(user.uid));
+    const user = await this.user(uid);
+    const before = toReaderAccount(user);
+    const claims = { ...(user.customClaims ?? {}), [policy.claim]: [...new Set(groups)] };
+    await this.auth.setCustomUserClaims(uid, claims);
+    return { before, after: await this.get(uid) };
   }
 
   async grant(email: string, group: string): Promise<{ before: ReaderAccount; after: ReaderAccount }> {
     ReaderDirectory.checkGroups([group]);
     const before = await this.find(email);
-    const after = before.claimedGroups.includes(group)
-      ? before
-      : await this.setGroups(email, [...before.claimedGroups, group]);
-    return { before, after };
+    if (before.claimedGroups.includes(group)) return { before, after: before };
+    return this.setGroups(before.uid, [...before.claimedGroups, group]);
   }
 
   async revoke(email: string, group: string): Promise<{ before: ReaderAccount; after: ReaderAccount }> {
@@ -149,23 +169,141 @@ export class ReaderDirectory {
         `${email} is in ${group} by the e-mail domain rule for ${domain}, not by an administrator; disable the account, or change the rule in packages/access/policy.js`,
       );
     }
-    const after = before.claimedGroups.includes(group)
-      ? await this.setGroups(
-          email,
-          before.claimedGroups.filter((name) => name !== group),
-        )
-      : before;
-    return { before, after };
+    if (!before.claimedGroups.includes(group)) return { before, after: before };
+    return this.setGroups(
+      before.uid,
+      before.claimedGroups.filter((name) => name !== group),
+    );
   }
 
   /**
    * Disables or enables an account. Disabling also revokes its refresh tokens, so every
    * session ends at its next check, whichever server holds it.
    */
-  async setDisabled(email: string, disabled: boolean): Promise<ReaderAccount> {
-    const user = await this.user(email);
-    await this.auth.updateUser(user.uid, { disabled });
-    if (disabled) await this.auth.revokeRefreshTokens(user.uid);
-    return toReaderAccount(await this.auth.getUser(user.uid));
+  async setDisabled(uid: string, disabled: boolean): Promise<{ before: ReaderAccount; after: ReaderAccount }> {
+    const before = await this.get(uid);
+    await this.auth.updateUser(uid, { disabled });
+    if (disabled) await this.auth.revokeRefreshTokens(uid);
+    return { before, after: await this.get(uid) };
+  }
+
+  async setDisabledByEmail(email: string, disabled: boolean): Promise<ReaderAccount> {
+    return (await this.setDisabled((await this.find(email)).uid, disabled)).after;
+  }
+
+  /** Deletes the account. Its sessions end at their next check. */
+  async remove(uid: string): Promise<ReaderAccount> {
+    const before = await this.get(uid);
+    await this.auth.deleteUser(uid);
+    return before;
+  }
+
+  /**
+   * Gives an account the groups of its invitation at its first sign-in, when its e-mail is
+   * one the identity service vouches for: verified, or the one its GitHub identity carries.
+   * Returns the account after, or null when the e-mail is not vouched for.
+   */
+  async applyInvitation(uid: string, groups: readonly string[]): Promise<ReaderAccount | null> {
+    const user = await this.user(uid);
+    const email = user.email?.toLowerCase();
+    const vouched =
+      user.emailVerified ||
+      user.providerData.some(
+        (provider) => provider.providerId === 'github.com' && provider.email?.toLowerCase() === email,
+      );
+    if (!email || !vouched) return null;
+    return (await this.setGroups(uid, [...claimedGroups(user.customClaims ?? null), ...groups])).after;
+  }
+}
+
+export interface ReaderQuery {
+  /** Part of an e-mail address, case ignored. */
+  q?: string;
+  group?: string;
+  status?: 'active' | 'disabled' | 'no-access';
+  sort?: 'email' | 'created' | 'last-sign-in';
+  page?: number;
+  limit?: number;
+}
+
+/**
+ * The readers as a list an administrator can search, filter and page through quickly:
+ * kept in memory, loaded from the identity service at first use and again when older than
+ * `maxAgeMs`, and updated at once by the administrator's own changes. Readers who appear
+ * elsewhere (a new sign-up, the readers command) show up within `maxAgeMs`.
+ */
+export class ReaderIndex {
+  private readers = new Map<string, ReaderAccount>();
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+  /** Changes made while a load was under way, applied over what it brings (null: removed). */
+  private changedDuringLoad = new Map<string, ReaderAccount | null>();
+
+  constructor(
+    private readonly directory: ReaderDirectory,
+    private readonly maxAgeMs = 60_000,
+  ) {}
+
+  private load(): Promise<void> {
+    this.loading ??= this.directory
+      .all()
+      .then((accounts) => {
+        const readers = new Map(accounts.map((account) => [account.uid, account]));
+        for (const [uid, account] of this.changedDuringLoad)
+          if (account === null) readers.delete(uid);
+          else readers.set(uid, account);
+        this.readers = readers;
+        this.loadedAt = Date.now();
+      })
+      .finally(() => {
+        this.loading = null;
+        this.changedDuringLoad.clear();
+      });
+    return this.loading;
+  }
+
+  /** Loads if never loaded; refreshes in the background when stale. */
+  private async fresh(): Promise<void> {
+    if (this.loadedAt === 0) await this.load();
+    else if (Date.now() - this.loadedAt > this.maxAgeMs) void this.load().catch(() => undefined);
+  }
+
+  update(account: ReaderAccount): void {
+    this.readers.set(account.uid, account);
+    if (this.loading) this.changedDuringLoad.set(account.uid, account);
+  }
+
+  delete(uid: string): void {
+    this.readers.delete(uid);
+    if (this.loading) this.changedDuringLoad.set(uid, null);
+  }
+
+  async query(query: ReaderQuery): Promise<{ readers: ReaderAccount[]; total: number; page: number; pages: number }> {
+    await this.fresh();
+    const q = query.q?.trim().toLowerCase() ?? '';
+    const matching = [...this.readers.values()].filter(
+      (reader) =>
+        (q === '' || (reader.email ?? '').toLowerCase().includes(q)) &&
+        (query.group === undefined || reader.groups.includes(query.group)) &&
+        (query.status === undefined ||
+          (query.status === 'disabled'
+            ? reader.disabled
+            : query.status === 'no-access'
+              ? !reader.disabled && reader.groups.length === 0
+              : !reader.disabled && reader.groups.length > 0)),
+    );
+    const by = query.sort ?? 'email';
+    const time = (value: string | null): number => (value ? Date.parse(value) : 0);
+    matching.sort((a, b) =>
+      by === 'created'
+        ? time(b.createdAt) - time(a.createdAt)
+        : by === 'last-sign-in'
+          ? time(b.lastSignInAt) - time(a.lastSignInAt)
+          : (a.email ?? '').localeCompare(b.email ?? ''),
+    );
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 200);
+    const pages = Math.max(1, Math.ceil(matching.length / limit));
+    const page = Math.min(Math.max(query.page ?? 1, 1), pages);
+    return { readers: matching.slice((page - 1) * limit, page * limit), total: matching.length, page, pages };
   }
 }

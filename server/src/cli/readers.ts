@@ -120,7 +120,7 @@ async function run(directory: ReaderDirectory, args: string[], write: (line: str
     }
     case 'disable':
     case 'enable': {
-      const account = await directory.setDisabled(argument(args, 1, 'EMAIL'), command === 'disable');
+      const account = await directory.setDisabledByEmail(argument(args, 1, 'EMAIL'), command === 'disable');
       write(
         command === 'disable'
           ? `${account.email} is disabled; their sessions end within a minute.`

@@ -11,6 +11,8 @@ import {
   type Readers,
 } from '@portal/access';
 
+import { pageOfMarkdown } from './markdown-urls.js';
+
 /**
  * Who may read each file of a Docusaurus build, by the access policy.
  *
@@ -321,10 +323,22 @@ export async function computeFileReaders(
     if (dir !== undefined) readers.set(url, units.get(dir) ?? compiled.fullAccess);
   }
 
-  // 5. Files every visitor and crawler may fetch.
+  // 5. Each page's Markdown is read by the page's readers; each llms.txt fragment by its unit's.
+  const llmsUnits = new Map(accessUnits(compiled).map((unit) => [`llms/${unit.id}`, unit.readers]));
+  for (const url of inputs.files) {
+    const page = pageOfMarkdown(url);
+    if (page !== null) {
+      const who = readersOf(page, compiled);
+      if (who !== null) readers.set(url, who);
+    }
+    const unit = /^\/(llms\/[^/]+)\//.exec(url)?.[1];
+    if (unit !== undefined) readers.set(url, llmsUnits.get(unit) ?? compiled.fullAccess);
+  }
+
+  // 6. Files every visitor and crawler may fetch.
   for (const url of ['/robots.txt', '/sitemap.xml', '/img/favicon.svg', '/favicon.ico']) grant(url, PUBLIC);
 
-  // 6. Whatever no page loads: by the section its path is in (feeds), else full access only.
+  // 7. Whatever no page loads: by the section its path is in (feeds), else full access only.
   for (const url of inputs.files) {
     if (readers.has(url)) continue;
     const bySection = url.endsWith('.html') ? null : readersOf(url, compiled);

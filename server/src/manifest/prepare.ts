@@ -12,6 +12,7 @@ import { normalizeRoute } from '@portal/access';
 
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestEntry } from './manifest.js';
 import { computeFileReaders, pageRoute, type FileReaders } from './file-readers.js';
+import { writeLlmsFragments, writeMarkdownPages } from './markdown.js';
 import { buildSearchIndexes } from './search-index.js';
 
 const brotli = promisify(brotliCompress);
@@ -25,6 +26,7 @@ const contentTypes: Record<string, string> = {
   '.xml': 'application/xml; charset=utf-8',
   '.xsl': 'application/xslt+xml; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -38,7 +40,7 @@ const contentTypes: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
 };
-const compressible = /\.(html|js|css|json|xml|xsl|txt|svg|map|ico)$/i;
+const compressible = /\.(html|js|css|json|xml|xsl|txt|md|svg|map|ico)$/i;
 
 export function contentTypeOf(file: string): string {
   const dot = file.lastIndexOf('.');
@@ -97,6 +99,7 @@ export async function prepareSite(buildDir: string, generatedDir: string): Promi
     .filter((url) => url.endsWith('/index.html'))
     .map((url) => ({ url: pageRoute(url), file: url.slice(1) }));
   await buildSearchIndexes(buildDir, pages);
+  await writeLlmsFragments(buildDir, await writeMarkdownPages(buildDir, generatedDir));
   const files = await listFiles(buildDir);
   return writeManifest(buildDir, await computeFileReaders({ buildDir, generatedDir, files }));
 }

@@ -1,24 +1,30 @@
 // Vitest global setup: one real Firebase Auth Emulator for the whole unit run, on free
-// ports, seeded with the demo readers. Tests reach it through inject('emulatorHost').
+// ports, seeded with the demo readers, and one throw-away PostgreSQL cluster (Debian's
+// package) for the tests that run against both PGlite and a PostgreSQL server. Tests
+// reach them through inject('emulatorHost') and inject('postgresUrl').
 import type { TestProject } from 'vitest/node';
 
 import { freePort, seedReaders, startAuthEmulator } from '../../../scripts/emulator.mjs';
+import { startPostgres } from '../../../scripts/postgres.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     emulatorHost: string;
     emulatorProjectId: string;
+    postgresUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const emulator = await startAuthEmulator({
-    port: await freePort(),
-    hubPort: await freePort(),
-    loggingPort: await freePort(),
-  });
+  const [emulator, postgres] = await Promise.all([
+    startAuthEmulator({ port: await freePort(), hubPort: await freePort(), loggingPort: await freePort() }),
+    startPostgres(),
+  ]);
   await seedReaders(emulator.host, emulator.projectId);
   project.provide('emulatorHost', emulator.host);
   project.provide('emulatorProjectId', emulator.projectId);
-  return () => emulator.stop();
+  project.provide('postgresUrl', postgres.url);
+  return async () => {
+    await Promise.all([emulator.stop(), postgres.stop()]);
+  };
 }

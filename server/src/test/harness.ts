@@ -3,10 +3,23 @@ import { inject } from 'vitest';
 
 import { buildApp, SESSION_COOKIE } from '../app.js';
 import { Identity } from '../auth/identity.js';
+import { Store } from '../db/store.js';
 import { loadConfig } from '../config.js';
 import { EmulatorReaders } from './readers.js';
 
 export const ORIGIN = 'http://localhost:80';
+
+const quiet = { warn: () => undefined, info: () => undefined, error: () => undefined };
+let shared: Promise<Store> | undefined;
+
+/**
+ * One store for the gate servers of a test file: an in-memory PGlite (PostgreSQL in
+ * WebAssembly), opened once because each opening costs a second or two.
+ */
+export function sharedStore(): Promise<Store> {
+  shared ??= Store.open({ database: { kind: 'pglite', dataDir: null }, retentionDays: 180, log: quiet });
+  return shared;
+}
 
 /** A gate server on a miniature site, talking to the test run's Auth Emulator (or `emulatorHost`). */
 export async function testApp(
@@ -37,7 +50,9 @@ export async function testApp(
         clock,
       })
     : undefined;
-  const app = await buildApp({ config, logger, identity });
+  // A test that names its own database (DATABASE_URL) gets a store of its own.
+  const store = env.DATABASE_URL ? undefined : await sharedStore();
+  const app = await buildApp({ config, logger, identity, store });
   if (identity) app.addHook('onClose', () => identity.close());
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
 }

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 
 import { REQUEST_ACCESS } from '@portal/access';
 
-import { firebaseErrorCode, NoAccessError, PortalSignInError, requestAccessHref, signInErrorMessage } from './errors';
+import {
+  fieldOfError,
+  firebaseErrorCode,
+  gitHubErrorMessage,
+  GITHUB_OFFLINE,
+  NoAccessError,
+  PortalSignInError,
+  requestAccessHref,
+  resetErrorMessage,
+  resetSentMessage,
+  signInErrorMessage,
+} from './errors';
 
 /** What the Firebase SDK throws: an Error with a code, and a message that may hold user data. */
 function firebaseError(code: string): Error & { code: string; customData: { email: string } } {
@@ -112,5 +123,53 @@ describe('requestAccessHref', () => {
   it('keeps the page path inside the subject, whatever characters it holds', () => {
     const url = new URL(requestAccessHref('a@b.c', '/docs/x&cc=evil@example.com'));
     expect([...url.searchParams.keys()]).toEqual(['subject', 'body']);
+  });
+});
+
+describe('fieldOfError', () => {
+  it('ties a wrong e-mail/password pair to the password and a malformed address to the e-mail', () => {
+    expect(fieldOfError(firebaseError('auth/invalid-credential'))).toBe('password');
+    expect(fieldOfError(firebaseError('auth/user-not-found'))).toBe('password');
+    expect(fieldOfError(firebaseError('auth/invalid-email'))).toBe('email');
+  });
+
+  it('ties a failure of the service, the network or the account to no field', () => {
+    for (const code of ['auth/network-request-failed', 'auth/user-disabled', 'auth/internal-error'])
+      expect(fieldOfError(firebaseError(code)), code).toBeNull();
+    expect(fieldOfError(new PortalSignInError('Sign-in was refused', 503))).toBeNull();
+  });
+});
+
+describe('gitHubErrorMessage', () => {
+  const reachable = { online: true, helperLoaded: true };
+
+  it('says GitHub sign-in could not reach the internet when Google’s helper never loaded', () => {
+    expect(gitHubErrorMessage(firebaseError('auth/internal-error'), { online: true, helperLoaded: false })).toBe(
+      GITHUB_OFFLINE,
+    );
+    expect(
+      gitHubErrorMessage(firebaseError('auth/network-request-failed'), { online: false, helperLoaded: true }),
+    ).toBe(GITHUB_OFFLINE);
+  });
+
+  it('keeps the service’s own message when the helper is there and the browser is online', () => {
+    expect(gitHubErrorMessage(firebaseError('auth/internal-error'), reachable)).toBe(
+      'The sign-in service had a problem. Try again in a moment.',
+    );
+    expect(gitHubErrorMessage(firebaseError('auth/popup-closed-by-user'), { online: false, helperLoaded: false })).toBe(
+      'The GitHub sign-in window was closed before signing in finished.',
+    );
+  });
+});
+
+describe('password reset messages', () => {
+  it('answers the same for an address with or without an account', () => {
+    expect(resetErrorMessage(firebaseError('auth/user-not-found'))).toBeNull();
+    expect(resetSentMessage('someone@example.com')).toContain('If someone@example.com has an account');
+  });
+
+  it('explains a malformed address and too many requests', () => {
+    expect(resetErrorMessage(firebaseError('auth/invalid-email'))).toBe('Enter a valid e-mail address.');
+    expect(resetErrorMessage(firebaseError('auth/too-many-requests'))).toMatch(/Too many reset requests/);
   });
 });

@@ -94,3 +94,65 @@ export function signInErrorMessage(error: unknown): string {
   if (code === null) return FALLBACK;
   return MESSAGES[code] ?? `${FALLBACK} (${code})`;
 }
+
+/** The form field a sign-in failure is about, so the page can tie the message to it. */
+export type LoginField = 'email' | 'password';
+
+const FIELD_OF: Readonly<Record<string, LoginField>> = {
+  'auth/wrong-password': 'password',
+  'auth/invalid-credential': 'password',
+  'auth/invalid-login-credentials': 'password',
+  'auth/user-not-found': 'password',
+  'auth/invalid-email': 'email',
+  'auth/missing-email': 'email',
+};
+
+/**
+ * The field a failure is about: the password for a wrong e-mail/password pair (the reader
+ * retypes it there; which of the two was wrong is never said), the e-mail for a malformed
+ * address, none for the rest (the service, the network, the account).
+ */
+export function fieldOfError(error: unknown): LoginField | null {
+  const code = firebaseErrorCode(error);
+  return code === null ? null : (FIELD_OF[code] ?? null);
+}
+
+/** What the GitHub popup needs from the internet, and whether this page could reach it. */
+export interface GitHubReach {
+  /** `navigator.onLine`. */
+  online: boolean;
+  /** Whether Google's iframe helper (`window.gapi`, from apis.google.com) has loaded. */
+  helperLoaded: boolean;
+}
+
+export const GITHUB_OFFLINE =
+  'GitHub sign-in could not reach the internet: it needs Google’s sign-in helper at apis.google.com. Check your connection, or sign in with your e-mail and password, which works without it.';
+
+/**
+ * Plain English for a failed GitHub sign-in. The popup cannot even open without Google's
+ * helper script, and Firebase then reports only "internal error" (or a network error):
+ * when the helper never loaded, or the browser is offline, say that instead.
+ */
+export function gitHubErrorMessage(error: unknown, reach: GitHubReach): string {
+  const code = firebaseErrorCode(error);
+  const unreachable = code === 'auth/internal-error' || code === 'auth/network-request-failed';
+  if (unreachable && (!reach.online || !reach.helperLoaded)) return GITHUB_OFFLINE;
+  return signInErrorMessage(error);
+}
+
+/**
+ * What a reader is told after asking for a password-reset e-mail. The same whether or not
+ * the address has an account, so the page never reveals who has one.
+ */
+export function resetSentMessage(email: string): string {
+  return `If ${email} has an account, we have sent it a link to choose a new password. The link works for one hour.`;
+}
+
+/** Plain English for a failed reset request; an unknown address counts as sent (see resetSentMessage). */
+export function resetErrorMessage(error: unknown): string | null {
+  const code = firebaseErrorCode(error);
+  if (code === 'auth/user-not-found') return null;
+  if (code === 'auth/invalid-email' || code === 'auth/missing-email') return 'Enter a valid e-mail address.';
+  if (code === 'auth/too-many-requests') return 'Too many reset requests. Wait a few minutes, then try again.';
+  return signInErrorMessage(error);
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { NoAccessError, PortalSignInError } from './errors';
-import { parseAuthConfig, parseSessionRefusal } from './firebase-sign-in';
+import { emulatorMailboxUrl, parseAuthConfig, parseSessionRefusal } from './firebase-sign-in';
 
 const config = { apiKey: 'demo-key', authDomain: 'demo-portal.firebaseapp.com', projectId: 'demo-portal' };
 
@@ -67,5 +67,29 @@ describe('parseSessionRefusal', () => {
     const unavailable = parseSessionRefusal(503, null);
     expect(unavailable).toBeInstanceOf(PortalSignInError);
     expect(unavailable.status).toBe(503);
+  });
+});
+
+describe('emulatorMailboxUrl', () => {
+  it('points at the emulator’s list of the e-mails it would have sent', () => {
+    expect(
+      emulatorMailboxUrl({
+        apiKey: 'demo-api-key',
+        authDomain: 'demo.example',
+        projectId: 'demo-norigin-portal',
+        emulatorUrl: 'http://127.0.0.1:9099/',
+      }),
+    ).toBe('http://127.0.0.1:9099/emulator/v1/projects/demo-norigin-portal/oobCodes');
+  });
+
+  it('is null against a real project, which sends the e-mail', () => {
+    expect(
+      emulatorMailboxUrl({
+        apiKey: 'key',
+        authDomain: 'norigin.firebaseapp.com',
+        projectId: 'norigin',
+        emulatorUrl: null,
+      }),
+    ).toBeNull();
   });
 });

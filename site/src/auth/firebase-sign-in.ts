@@ -23,8 +23,10 @@ export interface AuthConfig {
 /** The SDK functions the login page uses, bound to one Auth instance. */
 interface LoginAuth {
   auth: Auth;
+  config: AuthConfig;
   signInWithEmailAndPassword: (auth: Auth, email: string, password: string) => Promise<UserCredential>;
   signInWithPopup: (auth: Auth, provider: FirebaseAuthProvider) => Promise<UserCredential>;
+  sendPasswordResetEmail: (auth: Auth, email: string) => Promise<void>;
   newGitHubProvider: () => FirebaseAuthProvider;
   signOut: (auth: Auth) => Promise<void>;
 }
@@ -74,6 +76,7 @@ async function createLoginAuth(): Promise<LoginAuth> {
         GithubAuthProvider,
         initializeAuth,
         inMemoryPersistence,
+        sendPasswordResetEmail,
         signInWithEmailAndPassword,
         signInWithPopup,
         signOut,
@@ -83,6 +86,7 @@ async function createLoginAuth(): Promise<LoginAuth> {
         GithubAuthProvider,
         initializeAuth,
         inMemoryPersistence,
+        sendPasswordResetEmail,
         signInWithEmailAndPassword,
         signInWithPopup,
         signOut,
@@ -103,8 +107,10 @@ async function createLoginAuth(): Promise<LoginAuth> {
   if (config.emulatorUrl !== null) sdk.connectAuthEmulator(auth, config.emulatorUrl, { disableWarnings: true });
   return {
     auth,
+    config,
     signInWithEmailAndPassword: sdk.signInWithEmailAndPassword,
     signInWithPopup: sdk.signInWithPopup,
+    sendPasswordResetEmail: sdk.sendPasswordResetEmail,
     newGitHubProvider: () => new sdk.GithubAuthProvider(),
     signOut: sdk.signOut,
   };
@@ -190,4 +196,25 @@ export async function signInWithGitHub(): Promise<string> {
   const login = await loadLoginAuth();
   const { user } = await login.signInWithPopup(login.auth, login.newGitHubProvider());
   return startSession(login, user);
+}
+
+/**
+ * Where the Auth Emulator lists the e-mails it would have sent (its out-of-band codes:
+ * password-reset links among them), or null against a real Firebase project, which sends
+ * the e-mail.
+ */
+export function emulatorMailboxUrl(config: AuthConfig): string | null {
+  if (config.emulatorUrl === null) return null;
+  return `${config.emulatorUrl.replace(/\/+$/, '')}/emulator/v1/projects/${encodeURIComponent(config.projectId)}/oobCodes`;
+}
+
+/**
+ * Asks Firebase to e-mail a password-reset link (Firebase's own e-mail and page). Resolves
+ * to where the emulator shows the link instead, when it runs against the emulator, else
+ * null. An unknown address resolves like a known one (the caller decides what to say).
+ */
+export async function sendPasswordReset(email: string): Promise<{ mailbox: string | null }> {
+  const login = await loadLoginAuth();
+  await login.sendPasswordResetEmail(login.auth, email);
+  return { mailbox: emulatorMailboxUrl(login.config) };
 }

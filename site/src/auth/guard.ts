@@ -8,14 +8,24 @@ export interface PageLocation {
   hash: string;
 }
 
+/** Whether a path is a page of the app; false for one only the not-found page answers. */
+export type IsAppRoute = (pathname: string) => boolean;
+
 /**
- * Where a reader on `location` must go instead, or null to stay. Only a reader the server
- * said is signed out (401) is sent away from a private route; while the session loads, or
- * when its answer could not be read, the gate server's own checks on the page's chunks
- * decide, so a slow or failed session check never bounces a signed-in reader.
+ * Where a reader on `location` must go instead, or null to stay. Only a reader known to be
+ * signed out is sent away from a private route; while the session loads, or when its
+ * answer could not be read, the gate server's own checks on the page's chunks decide, so a
+ * slow or failed session check never bounces a signed-in reader. A path that is no page of
+ * the app stays too: its not-found page is for everyone, signed in or not, and sending a
+ * mistyped address to the sign-in page would only hide the mistake.
  */
-export function loginRedirectFor(session: SessionState, { pathname, search, hash }: PageLocation): string | null {
+export function loginRedirectFor(
+  session: SessionState,
+  { pathname, search, hash }: PageLocation,
+  isAppRoute: IsAppRoute,
+): string | null {
   if (session.status !== 'signedOut' || !session.confirmed || isPublicRoute(pathname)) return null;
+  if (!isAppRoute(pathname)) return null;
   return loginUrlFor(pathname + search + hash);
 }
 
@@ -26,8 +36,12 @@ export function loginRedirectFor(session: SessionState, { pathname, search, hash
  * for in-app navigations only: the page the server itself sent was allowed, and loading
  * it again would loop.
  */
-export function noAccessReloadFor(session: SessionState, { pathname, search, hash }: PageLocation): string | null {
-  if (session.status !== 'signedIn' || canRead(session.groups, pathname)) return null;
+export function noAccessReloadFor(
+  session: SessionState,
+  { pathname, search, hash }: PageLocation,
+  isAppRoute: IsAppRoute,
+): string | null {
+  if (session.status !== 'signedIn' || canRead(session.groups, pathname) || !isAppRoute(pathname)) return null;
   return pathname + search + hash;
 }
 

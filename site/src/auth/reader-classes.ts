@@ -1,10 +1,10 @@
 /**
  * The classes on the root element that say who the reader is, for the access styles
  * (`accessStyles()` in packages/access): `portal-signed-in` plus one `portal-g-<group>`
- * per group, or `portal-signed-out`. With neither, nothing is hidden and nothing is
- * locked: that is the state before anyone knows. The head script of
- * src/plugins/access-marks.ts sets a first guess from the `portal_groups` hint cookie;
- * the session answer replaces it here.
+ * per group, or `portal-signed-out`. With neither, nothing is hidden and nothing is locked
+ * (only with a malformed hint cookie, until the answer). The head script of
+ * src/plugins/access-marks.ts sets a first guess from the `portal_groups` hint cookie
+ * (signed out without one); the session answer replaces it here.
  */
 import type { SessionState } from './session-store';
 

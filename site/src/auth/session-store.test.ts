@@ -6,6 +6,7 @@ import {
   loadSession,
   logout,
   resetSessionStoreForTests,
+  sessionWithoutAsking,
   subscribeSession,
 } from './session-store';
 
@@ -70,6 +71,42 @@ describe('loadSession', () => {
     await Promise.all([loadSession(fetchImpl), loadSession(fetchImpl)]);
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('sessionWithoutAsking', () => {
+  it('knows a visitor without the portal_groups cookie on a public or not-found page is signed out', () => {
+    for (const cookie of ['', 'theme=dark', 'xportal_groups=staff', 'portal_groups_old=staff; a=b'])
+      expect(sessionWithoutAsking({ cookie, privatePage: false }), cookie).toEqual({
+        status: 'signedOut',
+        confirmed: true,
+      });
+  });
+
+  it('asks when the hint cookie is there, whatever its value', () => {
+    for (const cookie of ['portal_groups=staff', 'theme=dark; portal_groups=partner.staff', 'portal_groups='])
+      expect(sessionWithoutAsking({ cookie, privatePage: false }), cookie).toBeNull();
+  });
+
+  it('asks on a page the gate served privately, even without the hint', () => {
+    expect(sessionWithoutAsking({ cookie: '', privatePage: true })).toBeNull();
+  });
+});
+
+describe('loadSession with the page hint', () => {
+  it('does not ask the server about a signed-out visitor on a public page', async () => {
+    const fetchImpl = vi.fn(async () => answer(401));
+    const state = await loadSession(fetchImpl, { cookie: 'theme=dark', privatePage: false });
+    expect(fetchImpl).not.toHaveBeenCalled();
+    expect(state).toEqual({ status: 'signedOut', confirmed: true });
+    expect(getSessionState()).toEqual({ status: 'signedOut', confirmed: true });
+  });
+
+  it('asks the server when the hint says a session exists', async () => {
+    const fetchImpl = vi.fn(async () => answer(200, { email: 'reader@example.com', groups: ['partner'] }));
+    await loadSession(fetchImpl, { cookie: 'portal_groups=partner', privatePage: false });
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: ['partner'] });
   });
 });
 

@@ -19,6 +19,31 @@ export type SessionState =
 export const SESSION_PATH = '/api/session';
 export const LOGOUT_PATH = '/api/logout';
 
+/** The cosmetic cookie the gate server sets beside the session (the reader's groups joined by `.`). */
+export const GROUPS_HINT_COOKIE = 'portal_groups';
+
+/** What a page knows before asking the server: its cookies, and whether the gate served it as a private page. */
+export interface PageHint {
+  /** `document.cookie`: the session cookie is HttpOnly, but its `portal_groups` companion is readable. */
+  cookie: string;
+  /** True for a page of the app that is not public: the gate sent its HTML only with a session. */
+  privatePage: boolean;
+}
+
+/**
+ * The session as far as the page can tell without asking: signed out (for certain) on a
+ * public page or the not-found page when there is no `portal_groups` cookie, since the
+ * gate sets that cookie whenever it starts a session and clears it whenever it ends one.
+ * Null when the server must be asked: the hint is there, or the gate served this page
+ * privately (it did so for a session, whatever the cookies say). Not asking spares a
+ * signed-out visitor's console the 401 that Chromium logs for every refused request.
+ */
+export function sessionWithoutAsking({ cookie, privatePage }: PageHint): SessionState | null {
+  if (privatePage) return null;
+  const hint = cookie.split(';').some((pair) => pair.trim().startsWith(`${GROUPS_HINT_COOKIE}=`));
+  return hint ? null : { status: 'signedOut', confirmed: true };
+}
+
 // The server renders every page before anyone is known, so the first client render must
 // say "loading" too, or hydration would not match.
 const loadingState: SessionState = { status: 'loading' };
@@ -77,10 +102,16 @@ export async function sessionStateFromResponse(response: Response): Promise<Sess
 }
 
 /**
- * Asks the server who the reader is, once per page load (repeat calls share the answer).
+ * Learns who the reader is, once per page load (repeat calls share the answer): from the
+ * page's hint when that is enough (see sessionWithoutAsking), else by asking the server.
  * Never rejects: a failure leaves the reader signed out as far as the UI is concerned.
  */
-export function loadSession(fetchImpl: typeof fetch = fetch): Promise<SessionState> {
+export function loadSession(fetchImpl: typeof fetch = fetch, hint: PageHint | null = null): Promise<SessionState> {
+  const known = hint === null ? null : sessionWithoutAsking(hint);
+  if (known !== null && pending === null) {
+    setSessionState(known);
+    pending = Promise.resolve(known);
+  }
   pending ??= fetchImpl(SESSION_PATH, {
     credentials: 'same-origin',
     cache: 'no-store',

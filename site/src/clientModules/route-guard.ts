@@ -2,25 +2,51 @@
  * Client-side half of the access policy. The gate server refuses private pages and their
  * chunks to readers outside their groups; this keeps an in-app navigation from even
  * starting to render one: Docusaurus calls onRouteUpdate before it fetches the next
- * route's code.
+ * route's code. A path that is no page of the app is left to the not-found page.
  */
 import type { ClientModule } from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 
+import { isAppRoute } from '@site/src/auth/app-routes';
 import { loginRedirectFor, noAccessReloadFor, type PageLocation } from '@site/src/auth/guard';
 import { getSessionState, subscribeSession } from '@site/src/auth/session-store';
 
 /** A full load, so the gate server's own rules answer (its redirect or its no-access page). */
 function guard(location: PageLocation, inApp: boolean): void {
   const session = getSessionState();
-  const target = loginRedirectFor(session, location) ?? (inApp ? noAccessReloadFor(session, location) : null);
+  const target =
+    loginRedirectFor(session, location, isAppRoute) ??
+    (inApp ? noAccessReloadFor(session, location, isAppRoute) : null);
   if (target !== null) window.location.assign(target);
+}
+
+/**
+ * A plain click on a link this reader may not follow loads the page in full at once, before
+ * the router starts: Docusaurus fetches the next route's code right after onRouteUpdate,
+ * and the gate would refuse those chunks (a 401 or 403 in the console) while the full
+ * load is already on its way.
+ */
+function onClick(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
+  const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute('download')) return;
+  if (anchor.target !== '' && anchor.target !== '_self') return;
+  const url = new URL(anchor.href, window.location.href);
+  if (url.origin !== window.location.origin) return;
+  const session = getSessionState();
+  const target = loginRedirectFor(session, url, isAppRoute) ?? noAccessReloadFor(session, url, isAppRoute);
+  if (target === null) return;
+  event.preventDefault();
+  window.location.assign(target);
 }
 
 if (ExecutionEnvironment.canUseDOM) {
   // The server authorised this page's HTML, but the session can end in between (account
   // disabled, cookie expired): once the answer is a clear 401, leave the private page.
   subscribeSession(() => guard(window.location, false));
+  // Capture: before React's own listener, so the router never sees the click.
+  document.addEventListener('click', onClick, true);
 }
 
 export const onRouteUpdate: ClientModule['onRouteUpdate'] = ({ location, previousLocation }) => {

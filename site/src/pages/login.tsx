@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import { useLocation } from '@docusaurus/router';
+import useBaseUrl from '@docusaurus/useBaseUrl';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
@@ -9,13 +10,18 @@ import { NEXT_PARAM, REQUEST_ACCESS, safeNextPath } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
 import {
+  fieldOfError,
   firebaseErrorCode,
+  gitHubErrorMessage,
   NoAccessError,
   PortalSignInError,
   requestAccessHref,
+  resetErrorMessage,
+  resetSentMessage,
   signInErrorMessage,
+  type LoginField,
 } from '@site/src/auth/errors';
-import { prepareSignIn, signInWithEmail, signInWithGitHub } from '@site/src/auth/firebase-sign-in';
+import { prepareSignIn, sendPasswordReset, signInWithEmail, signInWithGitHub } from '@site/src/auth/firebase-sign-in';
 
 import styles from './login.module.css';
 
@@ -26,7 +32,10 @@ function useNextPath(): string {
 }
 
 type Method = 'email' | 'github';
-type InvalidField = 'email' | 'password' | null;
+type FieldErrors = Partial<Record<LoginField, string>>;
+
+const ERROR_ID = 'login-error';
+const fieldErrorId = (field: LoginField): string => `login-${field}-error`;
 
 function GitHubIcon(): React.JSX.Element {
   return (
@@ -36,6 +45,54 @@ function GitHubIcon(): React.JSX.Element {
         d="M8 0C3.58 0 0 3.58 0 8c0 3.54 2.29 6.53 5.47 7.59.4.07.55-.17.55-.38 0-.19-.01-.82-.01-1.49-2.01.37-2.53-.49-2.69-.94-.09-.23-.48-.94-.82-1.13-.28-.15-.68-.52-.01-.53.63-.01 1.08.58 1.23.82.72 1.21 1.87.87 2.33.66.07-.52.28-.87.51-1.07-1.78-.2-3.64-.89-3.64-3.95 0-.87.31-1.59.82-2.15-.08-.2-.36-1.02.08-2.12 0 0 .67-.21 2.2.82.64-.18 1.32-.27 2-.27.68 0 1.36.09 2 .27 1.53-1.04 2.2-.82 2.2-.82.44 1.1.16 1.92.08 2.12.51.56.82 1.27.82 2.15 0 3.07-1.87 3.75-3.65 3.95.29.25.54.73.54 1.48 0 1.07-.01 1.93-.01 2.2 0 .21.15.46.55.38A8.013 8.013 0 0016 8c0-4.42-3.58-8-8-8z"
       />
     </svg>
+  );
+}
+
+/** The form-wide message (role="alert"), focusable so a failure never leaves focus on nothing. */
+function FormError({ message, focusRef }: { message: string | null; focusRef?: React.Ref<HTMLDivElement> }) {
+  return (
+    <div role="alert" id={ERROR_ID} className={styles.alertRegion} ref={focusRef} tabIndex={-1}>
+      {message && <div className="alert alert--danger">{message}</div>}
+    </div>
+  );
+}
+
+/** A labelled field with its own error line, tied to the input by aria-describedby. */
+function Field({
+  id,
+  field,
+  label,
+  error,
+  describedBy,
+  inputRef,
+  ...input
+}: {
+  id: string;
+  field: LoginField;
+  label: string;
+  error: string | undefined;
+  /** Another message that is about this field too (the form-wide error). */
+  describedBy?: string;
+  inputRef: React.Ref<HTMLInputElement>;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'id'>): React.JSX.Element {
+  const describers = [error ? fieldErrorId(field) : null, describedBy ?? null].filter(Boolean).join(' ');
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        className={styles.input}
+        aria-invalid={Boolean(error) || Boolean(describedBy)}
+        aria-describedby={describers || undefined}
+        {...input}
+      />
+      {error && (
+        <p id={fieldErrorId(field)} className={styles.fieldError}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -60,7 +117,7 @@ function NoAccess({
 
   return (
     <>
-      <div role="alert" id="login-error" className={styles.alertRegion}>
+      <div role="alert" id={ERROR_ID} className={styles.alertRegion}>
         <div className="alert alert--warning">
           {email === null ? (
             'The account you signed in with has no access to the Norigin developer docs.'
@@ -84,28 +141,164 @@ function NoAccess({
   );
 }
 
+/**
+ * "Forgot your password?": Firebase e-mails a link to its own page for choosing a new one.
+ * Against the Auth Emulator no e-mail leaves the machine; the page says where the link is.
+ */
+function ResetPassword({ initialEmail, onBack }: { initialEmail: string; onBack: (email: string) => void }) {
+  const [state, setState] = useState<
+    | { step: 'form'; error: string | null }
+    | { step: 'working' }
+    | { step: 'sent'; email: string; mailbox: string | null }
+  >({ step: 'form', error: null });
+  const emailRef = useRef<HTMLInputElement>(null);
+  const sentRef = useRef<HTMLDivElement>(null);
+  const [email, setEmail] = useState(initialEmail);
+
+  useEffect(() => emailRef.current?.focus(), []);
+  useEffect(() => {
+    if (state.step === 'sent') sentRef.current?.focus();
+  }, [state.step]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    const address = email.trim();
+    const input = emailRef.current;
+    if (address === '' || input?.validity.typeMismatch) {
+      setState({
+        step: 'form',
+        error: address === '' ? 'Enter your e-mail address.' : 'Enter a valid e-mail address.',
+      });
+      input?.focus();
+      return;
+    }
+    setState({ step: 'working' });
+    try {
+      const { mailbox } = await sendPasswordReset(address);
+      setState({ step: 'sent', email: address, mailbox });
+    } catch (caught: unknown) {
+      const message = resetErrorMessage(caught);
+      console.warn('Password reset failed:', firebaseErrorCode(caught) ?? 'unknown error');
+      if (message === null) setState({ step: 'sent', email: address, mailbox: null });
+      else {
+        setState({ step: 'form', error: message });
+        emailRef.current?.focus();
+      }
+    }
+  }
+
+  if (state.step === 'sent') {
+    return (
+      <>
+        <div role="status" ref={sentRef} tabIndex={-1} className={styles.sent}>
+          <p>{resetSentMessage(state.email)}</p>
+          {state.mailbox !== null && (
+            <p className={styles.emulatorNote}>
+              This portal runs against the Firebase Auth Emulator, which sends no e-mail: the reset link is in{' '}
+              <a href={state.mailbox} target="_blank" rel="noreferrer">
+                the emulator’s list of sent e-mails
+              </a>{' '}
+              (its log of codes). Open the link with <code>&amp;newPassword=</code> and your new password added to its
+              end.
+            </p>
+          )}
+        </div>
+        <button type="button" className="button button--secondary button--block" onClick={() => onBack(state.email)}>
+          Back to sign in
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <form className={styles.form} method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <p className={styles.help}>
+        Enter the e-mail address of your account, and we will send you a link to choose a new password.
+      </p>
+      <Field
+        id="reset-email"
+        field="email"
+        label="E-mail"
+        error={state.step === 'form' ? (state.error ?? undefined) : undefined}
+        inputRef={emailRef}
+        name="email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <button type="submit" className="button button--primary button--block" disabled={state.step === 'working'}>
+        {state.step === 'working' ? 'Sending…' : 'Send reset link'}
+      </button>
+      <button type="button" className={clsx(styles.textButton, styles.center)} onClick={() => onBack(email)}>
+        Back to sign in
+      </button>
+    </form>
+  );
+}
+
 function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }): React.JSX.Element {
   // The method that is signing in; it stays set after success until the next page loads.
   const [working, setWorking] = useState<Method | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [invalidField, setInvalidField] = useState<InvalidField>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // A wrong e-mail/password pair: the form-wide message is about both fields.
+  const [credentialsRefused, setCredentialsRefused] = useState(false);
   // Set when the server refused the account for having no reader group: the form gives way.
   const [noAccess, setNoAccess] = useState<{ email: string | null } | null>(null);
+  const [resetting, setResetting] = useState(false);
+  const [email, setEmail] = useState('');
   // Until React has hydrated, a click would submit the bare HTML form; the buttons wait.
   const hydrated = useIsBrowser();
   const disabled = !hydrated || working !== null;
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
 
-  // Fetch the SDK and its config while the reader types, so sign-in starts at once; not
-  // before the session check says the reader needs it.
-  useEffect(() => {
+  // Fetch the SDK and its config once the reader shows they are signing in (types, or
+  // points at or tabs to GitHub), so sign-in starts at once and the GitHub popup opens
+  // straight from the click. Not at load: the SDK is the page's heaviest code, and it asks
+  // Google for its popup helper as soon as it starts, which a reader who is only passing
+  // through (or a machine without internet) should not pay for.
+  const getReady = (): void => {
     if (prepare) prepareSignIn();
+  };
+
+  // The page is for signing in: start in the e-mail field, unless the reader is already
+  // somewhere in the form. Tab then goes e-mail → password → Sign in → GitHub.
+  useEffect(() => {
+    if (!prepare) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.closest('form, [role="dialog"]')) emailRef.current?.focus();
   }, [prepare]);
+
+  function fail(message: string, field: LoginField | null): void {
+    setWorking(null);
+    if (field === 'email') {
+      setFieldErrors({ email: message });
+      setFormError(null);
+      setCredentialsRefused(false);
+      emailRef.current?.focus();
+    } else if (field === 'password') {
+      // Which of the two was wrong is never said; the reader retypes the password.
+      setFieldErrors({});
+      setFormError(message);
+      setCredentialsRefused(true);
+      passwordRef.current?.focus();
+      passwordRef.current?.select();
+    } else {
+      setFieldErrors({});
+      setFormError(message);
+      setCredentialsRefused(false);
+      errorRef.current?.focus();
+    }
+  }
 
   async function run(method: Method, signIn: () => Promise<string>): Promise<void> {
     setWorking(method);
-    setError(null);
+    setFormError(null);
+    setFieldErrors({});
+    setCredentialsRefused(false);
     try {
       await signIn();
       // A full load: the server now sends the page the reader asked for with the cookie.
@@ -123,10 +316,14 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
           ? `HTTP ${caught.status ?? 'no answer'}: ${caught.message}`
           : (firebaseErrorCode(caught) ?? 'unknown error');
       // Spec §8: a failed popup sign-in is logged as an error, a failed e-mail one as a warning.
-      if (method === 'github') console.error('GitHub sign-in failed:', detail);
-      else console.warn('E-mail sign-in failed:', detail);
-      setError(signInErrorMessage(caught));
-      setWorking(null);
+      if (method === 'github') {
+        console.error('GitHub sign-in failed:', detail);
+        const reach = { online: navigator.onLine, helperLoaded: 'gapi' in window };
+        fail(gitHubErrorMessage(caught, reach), null);
+      } else {
+        console.warn('E-mail sign-in failed:', detail);
+        fail(signInErrorMessage(caught), fieldOfError(caught));
+      }
     }
   }
 
@@ -136,37 +333,36 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
     const emailInput = emailRef.current;
     const passwordInput = passwordRef.current;
     if (!emailInput || !passwordInput) return;
-    const email = emailInput.value.trim();
+    const address = emailInput.value.trim();
     const password = passwordInput.value;
     // The form has noValidate so that these messages, not the browser's bubbles, explain
-    // what is missing, in the same alert as every other sign-in error.
-    let problem: [InvalidField, string] | null = null;
-    if (email === '') problem = ['email', 'Enter your e-mail address.'];
-    else if (emailInput.validity.typeMismatch) problem = ['email', 'Enter a valid e-mail address.'];
-    else if (password === '') problem = ['password', 'Enter your password.'];
-    if (problem) {
-      setInvalidField(problem[0]);
-      setError(problem[1]);
-      (problem[0] === 'email' ? emailInput : passwordInput).focus();
+    // what is missing, each under its field.
+    const problems: FieldErrors = {};
+    if (address === '') problems.email = 'Enter your e-mail address.';
+    else if (emailInput.validity.typeMismatch) problems.email = 'Enter a valid e-mail address.';
+    if (password === '') problems.password = 'Enter your password.';
+    if (problems.email || problems.password) {
+      setFieldErrors(problems);
+      setFormError(null);
+      setCredentialsRefused(false);
+      (problems.email ? emailInput : passwordInput).focus();
       return;
     }
-    setInvalidField(null);
-    void run('email', () => signInWithEmail(email, password));
+    void run('email', () => signInWithEmail(address, password));
   }
 
   function onGitHub(): void {
     if (working) return;
-    setInvalidField(null);
     void run('github', signInWithGitHub);
   }
 
   function onTryAnother(): void {
     setNoAccess(null);
-    setError(null);
+    setFormError(null);
   }
 
-  // Back on the form after "Try another account": start where the reader types.
-  const showingForm = noAccess === null;
+  // Back on the form after "Try another account" or a reset: start where the reader types.
+  const showingForm = noAccess === null && !resetting;
   const firstRender = useRef(true);
   useEffect(() => {
     if (firstRender.current) firstRender.current = false;
@@ -174,42 +370,52 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
   }, [showingForm]);
 
   if (noAccess !== null) return <NoAccess email={noAccess.email} nextPath={nextPath} onTryAnother={onTryAnother} />;
+  if (resetting)
+    return (
+      <ResetPassword
+        initialEmail={email}
+        onBack={(address) => {
+          setEmail(address);
+          setResetting(false);
+        }}
+      />
+    );
 
   return (
     <>
-      <div role="alert" id="login-error" className={styles.alertRegion}>
-        {error && <div className="alert alert--danger">{error}</div>}
-      </div>
+      <FormError message={formError} focusRef={errorRef} />
       {/* POST, so that even a native submission would never put the password in a URL. */}
       <form className={styles.form} method="post" onSubmit={onSubmit} noValidate aria-busy={working !== null}>
-        <div className={styles.field}>
-          <label htmlFor="login-email">E-mail</label>
-          <input
-            ref={emailRef}
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            aria-invalid={invalidField === 'email'}
-            aria-describedby={invalidField === 'email' ? 'login-error' : undefined}
-            className={styles.input}
-          />
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="login-password">Password</label>
-          <input
-            ref={passwordRef}
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            aria-invalid={invalidField === 'password'}
-            aria-describedby={invalidField === 'password' ? 'login-error' : undefined}
-            className={styles.input}
-          />
-        </div>
+        <Field
+          id="login-email"
+          field="email"
+          label="E-mail"
+          error={fieldErrors.email}
+          describedBy={credentialsRefused ? ERROR_ID : undefined}
+          inputRef={emailRef}
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            getReady();
+          }}
+        />
+        <Field
+          id="login-password"
+          field="password"
+          label="Password"
+          error={fieldErrors.password}
+          describedBy={credentialsRefused ? ERROR_ID : undefined}
+          inputRef={passwordRef}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          onChange={getReady}
+        />
         <button type="submit" className="button button--primary button--block" disabled={disabled}>
           {working === 'email' ? 'Signing in…' : 'Sign in'}
         </button>
@@ -219,13 +425,20 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
       </p>
       <button
         type="button"
-        className={clsx('button button--secondary button--block', styles.github)}
+        className={clsx('button button--block', styles.github)}
         onClick={onGitHub}
+        onPointerEnter={getReady}
+        onFocus={getReady}
         disabled={disabled}
       >
         <GitHubIcon />
         {working === 'github' ? 'Signing in…' : 'Sign in with GitHub'}
       </button>
+      <p className={styles.forgot}>
+        <button type="button" className={styles.textButton} onClick={() => setResetting(true)} disabled={!hydrated}>
+          Forgot your password?
+        </button>
+      </p>
     </>
   );
 }
@@ -263,27 +476,43 @@ function SignedIn({ email, nextPath }: { email: string; nextPath: string }): Rea
 }
 
 /**
- * The sign-in page, public like the home page. It renders the form straight away; a
- * reader who turns out to be signed in already gets a way on instead.
+ * The sign-in page, public like the home page. It says where the reader is going, renders
+ * the form straight away, and a reader who turns out to be signed in already gets a way
+ * on instead.
  */
 export default function Login(): React.JSX.Element {
   const { state } = useAuth();
   const nextPath = useNextPath();
+  const logo = useBaseUrl('/img/logo.svg');
+  // The server renders /login without its query: the destination is known once the page runs.
+  const destination = useIsBrowser() ? nextPath : '/';
 
   return (
     <Layout title="Sign in" description="Sign in to read the Norigin developer documentation.">
-      <main className={clsx('container', styles.page)}>
+      <main className={styles.page}>
         <div className={styles.card}>
-          <Heading as="h1">Sign in</Heading>
+          <img src={logo} alt="" width={40} height={40} className={styles.logo} />
+          <Heading as="h1" className={styles.title}>
+            Sign in
+          </Heading>
+          {/* One line either way (the styles keep it so), so nothing moves when it is filled in. */}
+          {destination === '/' ? (
+            <p className={styles.destination}>to read the Norigin developer docs</p>
+          ) : (
+            <p className={styles.destination}>
+              to continue to <code className={styles.destinationPath}>{destination}</code>
+            </p>
+          )}
           {state.status === 'signedIn' ? (
             <SignedIn email={state.email} nextPath={nextPath} />
           ) : (
-            <>
-              <p>Sign in with your e-mail and password or your GitHub account to read the documentation.</p>
-              <LoginForm nextPath={nextPath} prepare={state.status === 'signedOut'} />
-            </>
+            <LoginForm nextPath={nextPath} prepare={state.status === 'signedOut'} />
           )}
         </div>
+        <p className={styles.askAccess}>
+          No account, or no access to what you need?{' '}
+          <a href={requestAccessHref(null, destination)}>Ask {REQUEST_ACCESS.label} for access</a>
+        </p>
       </main>
     </Layout>
   );

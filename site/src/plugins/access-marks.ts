@@ -1,8 +1,7 @@
 import type { Plugin } from '@docusaurus/types';
 import { accessStyles } from '@portal/access';
 
-/** The cosmetic cookie the gate server sets beside the session: the reader's groups joined by `.`. */
-export const GROUPS_HINT_COOKIE = 'portal_groups';
+export { GROUPS_HINT_COOKIE } from '../auth/session-store';
 
 /** What the head script touches; the browser's `document`, or a fake one in tests. */
 export interface HintDocument {
@@ -13,13 +12,18 @@ export interface HintDocument {
 /**
  * Marks the root element with the groups the `portal_groups` cookie names, so the first
  * paint already hides what the reader may not open; the session answer confirms or
- * corrects it (src/auth/reader-classes.ts). A malformed cookie marks nothing: then
+ * corrects it (src/auth/reader-classes.ts). Without the cookie the reader is signed out
+ * (the gate sets it with every session), so the first paint already shows the locks and
+ * nothing moves when the page learns it. A malformed cookie marks nothing: then
  * everything shows until the answer. Inlined in every page's head by its source text, so
  * it must stay self-contained (no imports, no helpers, nothing the transpiler would add).
  */
 export function applyGroupsHint(doc: HintDocument): void {
   const match = /(?:^|;\s*)portal_groups=([^;]*)/.exec(doc.cookie);
-  if (!match) return;
+  if (!match) {
+    doc.documentElement.classList.add('portal-signed-out');
+    return;
+  }
   const groups = match[1].split('.');
   for (let index = 0; index < groups.length; index++) if (!/^[a-z0-9-]{1,32}$/.test(groups[index])) return;
   if (groups.length > 16) return;
@@ -62,6 +66,21 @@ html.portal-signed-out ${PRIVATE} .pagination-nav__sublabel::after {
   margin-left: 0.35em;
   /* Infima turns a collapsed category link's ::after (its caret elsewhere) by 90 degrees. */
   transform: none;
+  background-color: currentColor;
+  -webkit-mask: ${LOCK_ICON} center / contain no-repeat;
+  mask: ${LOCK_ICON} center / contain no-repeat;
+}
+/* The portal's own components (home page, not-found page) say where a lock goes: AccessLock. */
+.portal-lock {
+  display: none;
+}
+html.portal-signed-out .portal-lock {
+  display: inline-block;
+  flex: none;
+  width: 0.75em;
+  height: 0.75em;
+  margin-left: 0.35em;
+  vertical-align: baseline;
   background-color: currentColor;
   -webkit-mask: ${LOCK_ICON} center / contain no-repeat;
   mask: ${LOCK_ICON} center / contain no-repeat;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteConfig } from '@docusaurus/types';
 import type { PropSidebars } from '@docusaurus/plugin-content-docs';
 
-import { cardDescriptionsFor, docsIndexOf, gateDocsRoute, readersCover } from './gated-docs-routes';
+import { categoryCardsFor, docsIndexOf, gateDocsRoute, readersCover } from './gated-docs-routes';
 
 /**
  * A miniature docs site in the portal's policy: a public intro, a partner-readable
@@ -11,11 +11,29 @@ import { cardDescriptionsFor, docsIndexOf, gateDocsRoute, readersCover } from '.
  */
 const docs = [
   { id: 'intro', permalink: '/docs/', description: 'Start here.' },
-  { id: 'layout-engine/README', permalink: '/docs/layout-engine/', description: 'Render CMS pages.' },
+  {
+    id: 'layout-engine/README',
+    permalink: '/docs/layout-engine/',
+    description: 'Render CMS pages.',
+    frontMatter: { platforms: ['tizen', 'webos', 'web'] },
+  },
   { id: 'france24-demo/README', permalink: '/docs/france24-demo/', description: 'A broadcaster proof of concept.' },
   { id: 'frontend-guidelines/README', permalink: '/docs/frontend-guidelines/', description: 'How we branch.' },
+  { id: 'ui-toolkit-mono/README', permalink: '/docs/ui-toolkit-mono/', description: 'Focus-aware components.' },
+  {
+    id: 'ui-toolkit-mono/packages/theme/README',
+    permalink: '/docs/ui-toolkit-mono/packages/theme/',
+    description: 'Design tokens.',
+  },
 ];
-const index = docsIndexOf({ loadedVersions: [{ versionName: 'current', docs }] });
+const index = docsIndexOf(
+  { loadedVersions: [{ versionName: 'current', docs }] },
+  new Map([
+    ['layout-engine', '1.8.0'],
+    ['ui-toolkit-mono', '2.3.1'],
+    ['ui-toolkit-mono/packages/theme', '2.3.1'],
+  ]),
+);
 
 const link = (id: string, href: string) => ({ type: 'link' as const, label: id, href, docId: id, unlisted: false });
 
@@ -32,6 +50,40 @@ const sidebars: PropSidebars = {
         link('layout-engine/README', '/docs/layout-engine/'),
         link('france24-demo/README', '/docs/france24-demo/'),
         { type: 'link', label: 'GitHub', href: 'https://github.com/NoriginMedia' },
+      ],
+    },
+    {
+      type: 'category',
+      label: 'UI Toolkit',
+      href: '/docs/ui-toolkit',
+      collapsed: true,
+      collapsible: true,
+      items: [
+        {
+          type: 'category',
+          label: 'ui-toolkit-mono',
+          href: '/docs/ui-toolkit-mono/',
+          collapsed: true,
+          collapsible: true,
+          items: [
+            {
+              type: 'category',
+              label: 'packages',
+              collapsed: true,
+              collapsible: true,
+              items: [
+                {
+                  type: 'category',
+                  label: 'theme',
+                  href: '/docs/ui-toolkit-mono/packages/theme/',
+                  collapsed: true,
+                  collapsible: true,
+                  items: [],
+                },
+              ],
+            },
+          ],
+        },
       ],
     },
     {
@@ -74,6 +126,7 @@ const tree: RouteConfig = {
           routes: [
             ...docs.map((doc) => ({ path: doc.permalink, component: '@theme/DocItem', exact: true })),
             category('/docs/category/reference-and-demo-apps'),
+            category('/docs/ui-toolkit'),
             category('/docs/support-documentation'),
           ],
         },
@@ -115,21 +168,39 @@ describe('gateDocsRoute', () => {
     expect(version.docsSidebars).toBe(sidebars);
   });
 
-  it('gives a partner-readable category page the descriptions of its partner-readable docs only', () => {
-    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cardDescriptions).toEqual({
-      'layout-engine/README': 'Render CMS pages.',
+  it('gives a partner-readable category page the facts of its partner-readable cards only', () => {
+    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cards).toEqual({
+      cards: {
+        '/docs/layout-engine/': {
+          description: 'Render CMS pages.',
+          version: '1.8.0',
+          platforms: ['tizen', 'webos', 'web'],
+        },
+      },
+      sections: [],
     });
   });
 
   it('gives an internal category page the descriptions of its internal docs', () => {
-    expect(categoryProps('/docs/support-documentation')?.cardDescriptions).toEqual({
-      'frontend-guidelines/README': 'How we branch.',
+    expect(categoryProps('/docs/support-documentation')?.cards).toEqual({
+      cards: { '/docs/frontend-guidelines/': { description: 'How we branch.' } },
+      sections: [],
+    });
+  });
+
+  it('lists a monorepo’s packages as a section of its category page, with their facts', () => {
+    expect(categoryProps('/docs/ui-toolkit')?.cards).toEqual({
+      cards: {
+        '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' },
+        '/docs/ui-toolkit-mono/packages/theme/': { description: 'Design tokens.', version: '2.3.1' },
+      },
+      sections: ['/docs/ui-toolkit-mono/'],
     });
   });
 
   it('drops private descriptions from tag pages', () => {
     const tag = versionRoute?.routes?.[1]?.props?.tag as { items: { id: string; description?: string }[] };
-    expect(tag.items.map((item) => item.description)).toEqual(['Start here.', undefined, undefined, undefined]);
+    expect(tag.items.map((item) => item.description)).toEqual(['Start here.', ...docs.slice(1).map(() => undefined)]);
   });
 
   it('does not change the tree it was given', () => {
@@ -144,15 +215,23 @@ describe('gateDocsRoute', () => {
   });
 });
 
-describe('cardDescriptionsFor', () => {
-  it('gives a public page only public docs’ descriptions', () => {
-    const readers = (path: string) => (path === '/docs/category/reference-and-demo-apps' ? 'public' : ['partner']);
+describe('categoryCardsFor', () => {
+  it('gives a public page nothing about private docs: no description, version, platforms or section', () => {
+    const readers = (path: string) =>
+      path.startsWith('/docs/category/') || path === '/docs/ui-toolkit' ? 'public' : ['partner'];
     const docsById = index.get('current') ?? new Map();
-    expect(cardDescriptionsFor('/docs/category/reference-and-demo-apps', sidebars, docsById, readers)).toEqual({});
+    expect(categoryCardsFor('/docs/category/reference-and-demo-apps', sidebars, docsById, readers)).toEqual({
+      cards: {},
+      sections: [],
+    });
+    expect(categoryCardsFor('/docs/ui-toolkit', sidebars, docsById, readers)).toEqual({ cards: {}, sections: [] });
   });
 
   it('gives nothing for a category it cannot find', () => {
-    expect(cardDescriptionsFor('/docs/category/elsewhere', sidebars, index.get('current') ?? new Map())).toEqual({});
+    expect(categoryCardsFor('/docs/category/elsewhere', sidebars, index.get('current') ?? new Map())).toEqual({
+      cards: {},
+      sections: [],
+    });
   });
 });
 

@@ -5,9 +5,10 @@
  * Docusaurus puts every doc's `description` (the front matter's, or the first paragraph
  * when there is none) into the version metadata, a route prop that every docs page loads,
  * the public ones too; doc cards read it from there. Here the version metadata keeps the
- * descriptions of public docs only, and each generated-index category page gets its cards'
- * descriptions as a prop of its own (`cardDescriptions`), limited to docs that every reader
- * of that page may read. A page's own props are gated with the page.
+ * descriptions of public docs only, and each generated-index category page gets what its
+ * package cards show as a prop of its own (`cards`): the description, current version and
+ * platforms of each card's page, and of the packages of a monorepo card, limited to pages
+ * that every reader of that category page may read. A page's own props are gated with the page.
  */
 import type { RouteConfig } from '@docusaurus/types';
 import type {
@@ -24,24 +25,66 @@ import { PUBLIC, readersOf, type Readers } from '@portal/access';
 export interface DocFacts {
   permalink: string;
   description: string;
+  /** A landing page's current version: the newest entry of the changelog beside it. */
+  version?: string;
+  /** A landing page's platforms (front matter `platforms`, ids of src/data/platforms.ts). */
+  platforms?: readonly string[];
 }
 
 /** Version name → doc id → facts. */
 export type DocsIndex = ReadonlyMap<string, ReadonlyMap<string, DocFacts>>;
 
-/** A category page's card descriptions, by doc id. */
-export type CardDescriptions = Readonly<Record<string, string>>;
+/** What a package card shows beyond its title; each part only when the page may carry it. */
+export interface CardFacts {
+  description?: string;
+  version?: string;
+  platforms?: readonly string[];
+}
+
+/**
+ * A generated-index category page's own prop: the facts of its cards by their link
+ * (`/docs/layout-engine/`), and the cards whose package groups ("packages") the page also
+ * lists, in sections of their own.
+ */
+export interface CategoryCards {
+  cards: Readonly<Record<string, CardFacts>>;
+  sections: readonly string[];
+}
 
 type ReadersOf = (path: string) => Readers | null;
 
-/** Builds the index from the docs plugin's loaded content. */
-export function docsIndexOf(content: {
-  loadedVersions: readonly { versionName: string; docs: readonly ({ id: string } & DocFacts)[] }[];
-}): DocsIndex {
+/** The doc a loaded-content entry is, as the docs plugin gives it. */
+interface LoadedDoc {
+  id: string;
+  permalink: string;
+  description: string;
+  frontMatter?: { [key: string]: unknown };
+}
+
+/**
+ * Builds the index from the docs plugin's loaded content. `versions` gives the current
+ * version of each documented folder (`player-manager-mono/packages/player-core` → 4.2.0),
+ * which a landing page (`<folder>/README`) carries.
+ */
+export function docsIndexOf(
+  content: { loadedVersions: readonly { versionName: string; docs: readonly LoadedDoc[] }[] },
+  versions: ReadonlyMap<string, string> = new Map(),
+): DocsIndex {
+  const factsOf = (doc: LoadedDoc): DocFacts => {
+    const folder = doc.id.endsWith('/README') ? doc.id.slice(0, -'/README'.length) : null;
+    const version = folder === null ? undefined : versions.get(folder);
+    const platforms = doc.frontMatter?.platforms;
+    return {
+      permalink: doc.permalink,
+      description: doc.description,
+      ...(version !== undefined && { version }),
+      ...(Array.isArray(platforms) && { platforms: platforms.filter((id) => typeof id === 'string') }),
+    };
+  };
   return new Map(
     content.loadedVersions.map((version) => [
       version.versionName,
-      new Map(version.docs.map((doc) => [doc.id, { permalink: doc.permalink, description: doc.description }])),
+      new Map(version.docs.map((doc) => [doc.id, factsOf(doc)])),
     ]),
   );
 }
@@ -76,29 +119,61 @@ function findCategory(items: readonly PropSidebarItem[], permalink: string): Pro
   return undefined;
 }
 
+/** The link a sidebar item leads to: its own, or none (a grouping such as "packages"). */
+function hrefOf(item: PropSidebarItem): string | undefined {
+  return item.type === 'html' ? undefined : item.href;
+}
+
+/** Everything a card's page says that a card shows, when every reader of the category page may read it. */
+function factsFor(
+  href: string,
+  docsByPermalink: ReadonlyMap<string, DocFacts>,
+  pageReaders: Readers | null,
+  readersOfPath: ReadersOf,
+): CardFacts | null {
+  const doc = docsByPermalink.get(href);
+  if (!doc || !readersCover(readersOfPath(doc.permalink), pageReaders)) return null;
+  return {
+    ...(doc.description !== '' && { description: doc.description }),
+    ...(doc.version !== undefined && { version: doc.version }),
+    ...(doc.platforms !== undefined && doc.platforms.length > 0 && { platforms: doc.platforms }),
+  };
+}
+
 /**
- * The descriptions of the docs a category page shows as cards (its direct doc links),
- * for the docs that every reader of the page may read.
+ * What the cards of a category page show (its direct items), and the package groups of
+ * those items it lists as sections: a group (a category without a page, "packages") shows
+ * when every reader of the page may read every package in it, so no card in a section
+ * lacks its description for one reader and has it for another.
  */
-export function cardDescriptionsFor(
+export function categoryCardsFor(
   permalink: string,
   sidebars: PropSidebars,
   docs: ReadonlyMap<string, DocFacts>,
   readersOfPath: ReadersOf = readersOf,
-): CardDescriptions {
+): CategoryCards {
   const pageReaders = readersOfPath(permalink);
   const category = Object.values(sidebars)
     .map((items) => findCategory(items, permalink))
     .find((item) => item !== undefined);
-  const descriptions: Record<string, string> = {};
-  if (category?.type !== 'category') return descriptions;
+  const cards: Record<string, CardFacts> = {};
+  const sections: string[] = [];
+  if (category?.type !== 'category') return { cards, sections };
+  const docsByPermalink = new Map([...docs.values()].map((doc) => [doc.permalink, doc]));
+  const add = (href: string | undefined): boolean => {
+    if (href === undefined) return false;
+    const facts = factsFor(href, docsByPermalink, pageReaders, readersOfPath);
+    if (facts !== null) cards[href] = facts;
+    return facts !== null;
+  };
   for (const item of category.items) {
-    if (item.type !== 'link' || !item.docId) continue;
-    const doc = docs.get(item.docId);
-    if (doc && doc.description !== '' && readersCover(readersOfPath(doc.permalink), pageReaders))
-      descriptions[item.docId] = doc.description;
+    add(hrefOf(item));
+    if (item.type !== 'category' || item.href === undefined) continue;
+    const groups = item.items.filter((child) => child.type === 'category' && child.href === undefined);
+    const packages = groups.flatMap((group) => (group.type === 'category' ? group.items : []));
+    if (packages.length > 0 && packages.every((child) => add(hrefOf(child)))) sections.push(item.href);
   }
-  return descriptions;
+  return { cards, sections };
 }
 
 interface VersionScope {
@@ -130,10 +205,10 @@ function gateRoute(
   }
   const category = props?.categoryGeneratedIndex as PropCategoryGeneratedIndex | undefined;
   if (category?.permalink) {
-    const cardDescriptions = inner
-      ? cardDescriptionsFor(category.permalink, inner.sidebars, inner.docs, readersOfPath)
-      : {};
-    props = { ...props, cardDescriptions };
+    const cards: CategoryCards = inner
+      ? categoryCardsFor(category.permalink, inner.sidebars, inner.docs, readersOfPath)
+      : { cards: {}, sections: [] };
+    props = { ...props, cards };
   }
   const routes = route.routes?.map((child) => gateRoute(child, index, inner, readersOfPath));
   return { ...route, ...(props && { props }), ...(routes && { routes }) };

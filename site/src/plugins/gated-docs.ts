@@ -1,16 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
 import type { LoadContext, Plugin, RouteConfig } from '@docusaurus/types';
 import pluginContentDocs, { validateOptions } from '@docusaurus/plugin-content-docs';
 import type { LoadedContent, PluginOptions } from '@docusaurus/plugin-content-docs';
 
 import { docsIndexOf, gateDocsRoute } from './gated-docs-routes';
+import {
+  projectsOfDocs,
+  relabel,
+  type NavigationLink,
+  type ProjectsByPermalink,
+  type SidebarNode,
+} from './pager-labels';
+import { latestRelease } from './releases/changelog';
 
 // Docusaurus validates this plugin's options with the docs plugin's own schema.
 export { validateOptions };
 
+type LoadedVersion = LoadedContent['loadedVersions'][number];
+
+/** The current version of each folder that has a changelog (`layout-engine` → 1.8.0). */
+async function folderVersions(context: LoadContext, content: LoadedContent): Promise<Map<string, string>> {
+  const versions = new Map<string, string>();
+  for (const version of content.loadedVersions) {
+    for (const doc of version.docs) {
+      if (!doc.id.endsWith('/CHANGELOG')) continue;
+      const file = join(context.siteDir, doc.source.replace(/^@site\//, ''));
+      const latest = latestRelease(await readFile(file, 'utf8'));
+      if (latest !== null) versions.set(dirname(doc.id), latest.version);
+    }
+  }
+  return versions;
+}
+
+/** Permalink → the project each doc of the version belongs to (pager-labels.ts). */
+function projectsOf(version: LoadedVersion): ProjectsByPermalink {
+  const byId = projectsOfDocs(Object.values(version.sidebars).flat() as SidebarNode[]);
+  return new Map(
+    version.docs.flatMap((doc) => {
+      const where = byId.get(doc.id);
+      return where === undefined ? [] : [[doc.permalink, where] as const];
+    }),
+  );
+}
+
+/** The version's docs with their previous/next links named by project. */
+function withPagerLabels(version: LoadedVersion, projects: ProjectsByPermalink): LoadedVersion {
+  return {
+    ...version,
+    docs: version.docs.map((doc) => ({
+      ...doc,
+      previous: relabel(doc.previous, projects),
+      next: relabel(doc.next, projects),
+    })),
+  };
+}
+
+/** A route tree with the category pages' previous/next links named by project too. */
+function withCategoryPagerLabels(route: RouteConfig, projects: ProjectsByPermalink): RouteConfig {
+  const index = route.props?.categoryGeneratedIndex as
+    { navigation?: { previous?: NavigationLink; next?: NavigationLink } } | undefined;
+  const props =
+    index?.navigation === undefined
+      ? route.props
+      : {
+          ...route.props,
+          categoryGeneratedIndex: {
+            ...index,
+            navigation: {
+              previous: relabel(index.navigation.previous, projects),
+              next: relabel(index.navigation.next, projects),
+            },
+          },
+        };
+  const routes = route.routes?.map((child) => withCategoryPagerLabels(child, projects));
+  return { ...route, ...(props && { props }), ...(routes && { routes }) };
+}
+
 /**
  * The classic docs plugin, unchanged but for the routes it adds: doc descriptions are kept
- * only where every reader of the route may read the doc (gated-docs-routes.ts). It keeps
- * the docs plugin's name and id, so the theme and the other plugins find it as before.
+ * only where every reader of the route may read the doc, and category pages get their
+ * package cards' facts (gated-docs-routes.ts). Previous/next links name the package
+ * (pager-labels.ts). It keeps the docs plugin's name and id, so the theme and the other
+ * plugins find it as before.
  */
 export default async function gatedDocs(context: LoadContext, options: PluginOptions): Promise<Plugin<LoadedContent>> {
   const docs = await pluginContentDocs(context, options);
@@ -19,9 +92,15 @@ export default async function gatedDocs(context: LoadContext, options: PluginOpt
   return {
     ...docs,
     async contentLoaded(args) {
-      const index = docsIndexOf(args.content);
-      const addRoute = (route: RouteConfig): void => args.actions.addRoute(gateDocsRoute(route, index));
-      await contentLoaded({ ...args, actions: { ...args.actions, addRoute } });
+      const index = docsIndexOf(args.content, await folderVersions(context, args.content));
+      const projects = new Map(args.content.loadedVersions.flatMap((version) => [...projectsOf(version)]));
+      const content = {
+        ...args.content,
+        loadedVersions: args.content.loadedVersions.map((version) => withPagerLabels(version, projects)),
+      };
+      const addRoute = (route: RouteConfig): void =>
+        args.actions.addRoute(gateDocsRoute(withCategoryPagerLabels(route, projects), index));
+      await contentLoaded({ ...args, content, actions: { ...args.actions, addRoute } });
     },
   };
 }

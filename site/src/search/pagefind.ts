@@ -8,6 +8,8 @@
  */
 import { accessUnits, mayRead, PUBLIC } from '@portal/access';
 
+import { answersQuery, matchedWords } from './relevance';
+
 export const SEARCH_ROOT = '/search/';
 export const SEARCH_PUBLIC = `${SEARCH_ROOT}${PUBLIC}/`;
 export const HIGHLIGHT_PARAM = 'highlight';
@@ -34,6 +36,10 @@ interface PagefindResultData {
   url: string;
   excerpt: string;
   meta: { title?: string };
+  /** The page's text and the word positions the query matched in it. */
+  content: string;
+  raw_content?: string;
+  locations: number[];
   sub_results?: { title: string; url: string; excerpt: string }[];
 }
 
@@ -81,13 +87,24 @@ export function loadPagefind(bundles: readonly string[]): Promise<PagefindInstan
   return instance;
 }
 
-/** Runs a query; null when a newer query superseded it while it waited. */
+/**
+ * Runs a query; null when a newer query superseded it while it waited. Results Pagefind
+ * found only by cutting a query word down to a short prefix are dropped (relevance.ts),
+ * so a query that matches nothing gets no results. Results are read in rank order, a
+ * batch at a time, until `limit` are kept or three batches are spent.
+ */
 export async function search(bundles: readonly string[], query: string, limit = 8): Promise<SearchHit[] | null> {
   const pagefind = await loadPagefind(bundles);
   const found = await pagefind.debouncedSearch(query, {}, 120);
   if (found === null) return null;
-  const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
-  return data.map((item) => ({
+  const data: PagefindResultData[] = [];
+  for (let start = 0; start < Math.min(found.results.length, limit * 3) && data.length < limit; start += limit) {
+    const batch = await Promise.all(found.results.slice(start, start + limit).map((result) => result.data()));
+    data.push(
+      ...batch.filter((item) => answersQuery(query, matchedWords(item.raw_content ?? item.content, item.locations))),
+    );
+  }
+  return data.slice(0, limit).map((item) => ({
     url: item.url,
     title: item.meta.title ?? item.url,
     excerpt: item.excerpt,

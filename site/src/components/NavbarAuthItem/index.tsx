@@ -49,7 +49,7 @@ function LogoutButton({
   return (
     <button
       type="button"
-      className={clsx(mobile ? 'menu__link' : 'navbar__link', styles.linkButton)}
+      className={clsx(mobile ? 'menu__link' : styles.logout, styles.linkButton)}
       onClick={onClick}
       disabled={working}
       aria-label={label}
@@ -60,9 +60,39 @@ function LogoutButton({
   );
 }
 
+/** The reader's initial, in a circle: a glance tells who is signed in. */
+function Avatar({ email }: { email: string }): React.JSX.Element {
+  return (
+    <span className={styles.avatar} aria-hidden="true">
+      {email.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
 /**
- * The navbar's Login / Logout item (spec §2). While the session loads it holds the place
- * of the Login link invisibly, so the navbar does not jump when the answer arrives.
+ * The signed-in item's shape with nothing in it, and the Login link's, both unseen: the
+ * root's reader classes (set from the hint cookie before the first paint) show the one
+ * that will arrive, so the navbar keeps its layout when the session answers.
+ */
+function Placeholder({ className }: { className?: string }): React.JSX.Element {
+  return (
+    <span className={clsx(styles.placeholder, className)} aria-hidden="true" data-auth-item="">
+      <span className={clsx(styles.slot, styles.asSignedIn)}>
+        <span className={styles.account}>
+          <span className={styles.avatar}>&nbsp;</span>
+          <span className={styles.email}>&nbsp;</span>
+          <span className={clsx(styles.logout, styles.linkButton)}>Logout</span>
+        </span>
+      </span>
+      <span className={clsx('navbar__link', styles.login, styles.asSignedOut)}>Login</span>
+    </span>
+  );
+}
+
+/**
+ * The navbar's Login / Logout item (spec §2). Every state takes the same room: the signed-in
+ * item has a fixed width (a long address is cut, its whole text is in the title), and until
+ * the session answers a placeholder of the expected shape holds its place.
  */
 export default function NavbarAuthItem({ mobile = false, className, onClick }: Props): React.JSX.Element {
   const { state } = useAuth();
@@ -71,13 +101,11 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
 
   if (state.status === 'loading') {
     return mobile ? (
-      <li className={clsx('menu__list-item', styles.placeholder)} aria-hidden="true">
+      <li className={clsx('menu__list-item', styles.mobilePlaceholder)} aria-hidden="true">
         <span className="menu__link">Login</span>
       </li>
     ) : (
-      <span className={clsx('navbar__item navbar__link', styles.placeholder, className)} aria-hidden="true">
-        Login
-      </span>
+      <Placeholder className={className} />
     );
   }
 
@@ -87,7 +115,12 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
         <NavbarNavLink to={loginHref} label="Login" className={clsx('menu__link', className)} onClick={onClick} />
       </li>
     ) : (
-      <NavbarNavLink to={loginHref} label="Login" className={clsx('navbar__item navbar__link', className)} />
+      <NavbarNavLink
+        to={loginHref}
+        label="Login"
+        className={clsx('navbar__item navbar__link', styles.login, className)}
+        data-auth-item=""
+      />
     );
   }
 
@@ -98,6 +131,7 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
       <>
         <li className="menu__list-item">
           <span className={clsx('menu__link', styles.mobileEmail)} title={state.email}>
+            <Avatar email={state.email} />
             {state.email}
           </span>
         </li>
@@ -116,10 +150,11 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
   }
 
   return (
-    <div className={clsx('navbar__item', className)}>
-      <span className={styles.signedIn}>
+    <div className={clsx('navbar__item', styles.slot, className)} data-auth-item="">
+      <span className={styles.account}>
+        <Avatar email={state.email} />
         {logoutFailed ? (
-          <span role="alert" className={styles.failure}>
+          <span role="alert" className={clsx(styles.email, styles.failure)}>
             {failureText}
           </span>
         ) : (

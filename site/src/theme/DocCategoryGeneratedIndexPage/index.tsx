@@ -2,17 +2,18 @@ import DocCategoryGeneratedIndexPage from '@theme-original/DocCategoryGeneratedI
 import type DocCategoryGeneratedIndexPageType from '@theme/DocCategoryGeneratedIndexPage';
 import type { WrapperProps } from '@docusaurus/types';
 
-import { CardDescriptionsProvider } from '@site/src/access/card-descriptions';
-import type { CardDescriptions } from '@site/src/plugins/gated-docs-routes';
+import { CardFactsProvider } from '@site/src/access/card-facts';
+import type { CategoryCards } from '@site/src/plugins/gated-docs-routes';
 
-type Props = WrapperProps<typeof DocCategoryGeneratedIndexPageType> & { cardDescriptions?: CardDescriptions };
+type Props = WrapperProps<typeof DocCategoryGeneratedIndexPageType> & { cards?: CategoryCards };
 
-// (CUSTOM) Hands the page's own card descriptions (a route prop from src/plugins/gated-docs.ts,
-// gated with the page) to its doc cards: the shared docs metadata no longer carries them.
-export default function DocCategoryGeneratedIndexPageWrapper({ cardDescriptions, ...props }: Props): React.JSX.Element {
+// (CUSTOM) Hands the page's own card facts (a route prop from src/plugins/gated-docs.ts,
+// gated with the page: descriptions, versions, platforms) to its package cards: the shared
+// docs metadata does not carry private descriptions.
+export default function DocCategoryGeneratedIndexPageWrapper({ cards, ...props }: Props): React.JSX.Element {
   return (
-    <CardDescriptionsProvider value={cardDescriptions ?? null}>
+    <CardFactsProvider value={cards ?? null}>
       <DocCategoryGeneratedIndexPage {...props} />
-    </CardDescriptionsProvider>
+    </CardFactsProvider>
   );
 }

@@ -1,19 +1,20 @@
 import { translate } from '@docusaurus/Translate';
 import { PageMetadata } from '@docusaurus/theme-common';
-import Content from '@theme-original/NotFound/Content';
-import type ContentType from '@theme/NotFound/Content';
-import type { WrapperProps } from '@docusaurus/types';
 
-type Props = WrapperProps<typeof ContentType>;
+import NotFound from '@site/src/components/NotFound';
 
-// (CUSTOM) Under /docs/* the docs plugin renders only this content inside its own layout,
-// so the tab kept the bare site title after hydration. Setting the title here gives every
-// not-found page the spec's "Page Not Found | Site" title.
-export default function ContentWrapper(props: Props): React.JSX.Element {
+/**
+ * (CUSTOM, replaces the original) The not-found content, for unknown paths anywhere (the
+ * docs plugin renders it inside its own layout under /docs/*). The template's two
+ * sentences offered no way on; the portal's page has search and the main sections
+ * (src/components/NotFound), which no wrapper around the original could add in its place.
+ * It also sets the spec's "Page Not Found | Site" title, which under /docs/* was lost.
+ */
+export default function NotFoundContent(): React.JSX.Element {
   return (
     <>
       <PageMetadata title={translate({ id: 'theme.NotFound.title', message: 'Page Not Found' })} />
-      <Content {...props} />
+      <NotFound />
     </>
   );
 }

@@ -1,0 +1,101 @@
+// What the audit trail costs at scale: 1,000,000 stored page views (plus their indexes)
+// in disk, and the time of the insights query over them, on the embedded PGlite and on a
+// PostgreSQL server (Debian's), with the very same schema and query the gate uses.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startPostgres } from '../scripts/postgres.mjs';
+import { median, root } from './lib.mjs';
+
+const dist = (module) => import(join(root, 'server', 'dist', 'db', module));
+
+function folderBytes(dir) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  return bytes;
+}
+
+/** One million page views over 180 days by 2,000 readers over 150 pages, in SQL (fast on both). */
+const FILL = `
+  insert into audit_events (at, kind, actor_uid, actor_email, path, groups)
+  select now() - (n % 180) * interval '1 day' - (n % 86400) * interval '1 second',
+         'page.view',
+         'reader-' || (n % 2000),
+         'reader-' || (n % 2000) || '@studio.example',
+         '/docs/package-' || (n % 150) || '/',
+         case when n % 3 = 0 then array['staff'] else array['partner'] end
+  from generate_series(1, $1::int) as n`;
+
+async function measure(kind, db, sizeOf, rows, log) {
+  const { migrate } = await dist('migrations.js');
+  const { insights } = await dist('insights.js');
+  await migrate(db);
+  const before = await sizeOf();
+  const filled = Date.now();
+  // In chunks, as a gate writes over months; one huge statement would only measure the WAL.
+  for (let done = 0; done < rows; done += 100_000) await db.query(FILL, [Math.min(100_000, rows - done)]);
+  await db.query('analyze audit_events');
+  // Measured after a checkpoint: the steady state, write-ahead log recycled.
+  await db.query('checkpoint');
+  const fillSeconds = (Date.now() - filled) / 1000;
+  const after = await sizeOf();
+  const pages = Array.from({ length: 200 }, (_, i) => `/docs/package-${i}/`);
+  const time = async (query) => {
+    const samples = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await insights(db, query);
+      samples.push(performance.now() - started);
+    }
+    return Math.round(median(samples));
+  };
+  const to = new Date(Date.now() + 1000);
+  const all30 = await time({ from: new Date(Date.now() - 30 * 86_400_000), to, pages });
+  const partner30 = await time({ group: 'partner', from: new Date(Date.now() - 30 * 86_400_000), to, pages });
+  const all180 = await time({ from: new Date(Date.now() - 180 * 86_400_000), to, pages });
+  log(
+    `  ${kind}: ${rows.toLocaleString('en')} page views, ${((after - before) / 2 ** 20).toFixed(0)} MiB, insights 30 days ${all30} ms, partner ${partner30} ms, 180 days ${all180} ms`,
+  );
+  return {
+    [`storage.${kind}.page_views`]: rows,
+    [`storage.${kind}.mib`]: Math.round((after - before) / 2 ** 20),
+    [`storage.${kind}.bytes_per_view`]: Math.round((after - before) / rows),
+    [`storage.${kind}.fill_s`]: Math.round(fillSeconds),
+    [`storage.${kind}.insights_30d_ms`]: all30,
+    [`storage.${kind}.insights_30d_partner_ms`]: partner30,
+    [`storage.${kind}.insights_180d_ms`]: all180,
+  };
+}
+
+export async function measureStorage({ rows = 1_000_000, log }) {
+  const { openDatabase } = await dist('database.js');
+  const results = {};
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-pglite-'));
+  const pglite = await openDatabase({ kind: 'pglite', dataDir });
+  try {
+    Object.assign(results, await measure('pglite', pglite, async () => folderBytes(dataDir), rows, log));
+  } finally {
+    await pglite.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const server = await startPostgres();
+  const postgres = await openDatabase({ kind: 'postgres', url: server.url });
+  try {
+    Object.assign(
+      results,
+      await measure(
+        'postgres',
+        postgres,
+        async () => Number((await postgres.query('select pg_database_size(current_database()) as n'))[0].n),
+        rows,
+        log,
+      ),
+    );
+  } finally {
+    await postgres.close();
+    await server.stop();
+  }
+  return results;
+}

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Service as CloudRunService } from '@kubernetes-models/knative/serving.knative.dev/v1/Service';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Service } from 'kubernetes-models/v1/Service';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Every document of every YAML file in a folder. */
+function documents(folder: string): { file: string; doc: Record<string, unknown> }[] {
+  return readdirSync(join(here, folder))
+    .filter((name) => name.endsWith('.yaml'))
+    .flatMap((name) =>
+      parseAllDocuments(readFileSync(join(here, folder, name), 'utf8')).map((parsed) => ({
+        file: `${folder}/${name}`,
+        doc: parsed.toJS() as Record<string, unknown>,
+      })),
+    );
+}
+
+const models: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'v1/Service': Service,
+  'v1/ConfigMap': ConfigMap,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'serving.knative.dev/v1/Service': CloudRunService,
+};
+
+describe('the deployment files', () => {
+  const all = [...documents('kubernetes'), ...documents('cloud-run')];
+
+  it.each(all.map(({ file, doc }) => [`${file}: ${String(doc.kind)}`, doc] as const))(
+    '%s is valid against the Kubernetes schema',
+    (_name, doc) => {
+      const Model = models[`${String(doc.apiVersion)}/${String(doc.kind)}`];
+      expect(Model, `no schema for ${String(doc.apiVersion)}/${String(doc.kind)}`).toBeDefined();
+      expect(() => new (Model as new (data: unknown) => { validate(): void })(doc).validate()).not.toThrow();
+    },
+  );
+
+  it('has every piece of a Kubernetes deployment, with probes on the gate’s own endpoints', () => {
+    const kinds = documents('kubernetes').map(({ doc }) => doc.kind);
+    expect(kinds.sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'Ingress',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
+    const deployment = documents('kubernetes').find(({ doc }) => doc.kind === 'Deployment')?.doc as {
+      spec: {
+        template: {
+          spec: {
+            containers: {
+              readinessProbe: { httpGet: { path: string } };
+              livenessProbe: { httpGet: { path: string } };
+            }[];
+          };
+        };
+      };
+    };
+    const [gate] = deployment.spec.template.spec.containers;
+    expect(gate?.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(gate?.livenessProbe.httpGet.path).toBe('/healthz');
+  });
+
+  it('catches a broken file (the validator is not a rubber stamp)', () => {
+    const broken = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { replicas: 'three' } };
+    expect(() => new Deployment(broken as never).validate()).toThrow();
+  });
+});

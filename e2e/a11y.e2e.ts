@@ -1,0 +1,93 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
+
+import { expect, hydrated, test } from './fixtures';
+
+/**
+ * axe-core on every page template, in both colour modes, at a desktop and a phone width:
+ * no violation of impact "serious" or "critical" (colour contrast, names, roles, landmarks,
+ * lists, scrollable regions…). This project runs signed in as staff; the login page's form
+ * and the home page a visitor sees are checked signed out, in a context of their own.
+ */
+
+type Template = {
+  name: string;
+  path: string;
+  signedOut?: boolean;
+  /** Brings the page to the state the template is about (e.g. the search dialog open). */
+  prepare?: (page: Page) => Promise<void>;
+};
+
+const templates: Template[] = [
+  { name: 'home', path: '/' },
+  { name: 'home, signed out', path: '/', signedOut: true },
+  { name: 'login', path: '/login?next=%2Fdocs%2Flayout-engine%2F', signedOut: true },
+  { name: 'doc', path: '/docs/player-manager-mono/packages/player-adapter-dash.js/' },
+  { name: 'category', path: '/docs/category/player-framework' },
+  { name: 'blog list', path: '/blog' },
+  { name: 'blog post', path: '/blog/mdx-blog-post' },
+  { name: 'not found', path: '/docs/no-such-package/' },
+  {
+    name: 'search dialog',
+    path: '/docs/',
+    prepare: async (page) => {
+      await page.keyboard.press('Control+k');
+      const box = page.getByRole('searchbox', { name: 'Search' });
+      await box.fill('dash.js');
+      await expect(page.getByRole('list', { name: 'Search results' })).toHaveAttribute('data-answered', 'dash.js');
+    },
+  },
+];
+
+const viewports = [
+  { label: 'desktop', width: 1280, height: 800 },
+  { label: 'mobile', width: 390, height: 844 },
+];
+const modes = ['light', 'dark'] as const;
+
+async function openAs(
+  browser: Browser,
+  page: Page,
+  signedOut: boolean,
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  if (!signedOut) return { page, close: async () => {} };
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const fresh = await context.newPage();
+  return { page: fresh, close: () => context.close() };
+}
+
+for (const template of templates) {
+  for (const viewport of viewports) {
+    for (const mode of modes) {
+      test(`${template.name} has no serious or critical axe violation, ${mode}, ${viewport.label}`, async ({
+        page: readerPage,
+        browser,
+      }) => {
+        const { page, close } = await openAs(browser, readerPage, template.signedOut === true);
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await page.addInitScript((theme) => window.localStorage.setItem('theme', theme), mode);
+        await page.goto(template.path);
+        await hydrated(page);
+        await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+        // The session is known (signed in or out): the navbar shows its final item.
+        await expect(page.locator('html')).toHaveClass(/portal-signed-(in|out)/);
+        await template.prepare?.(page);
+        // Colours are judged at rest, not halfway through a transition.
+        await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+        const results = await new AxeBuilder({ page }).analyze();
+        const serious = results.violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => ({
+            rule: violation.id,
+            impact: violation.impact,
+            help: violation.help,
+            nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+          }));
+        expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+        // axe looked at the page, not at an empty document.
+        expect(results.passes.length).toBeGreaterThan(10);
+        await close();
+      });
+    }
+  }
+}

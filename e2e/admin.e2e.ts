@@ -1,0 +1,168 @@
+import type { Browser, Page } from '@playwright/test';
+
+import { expect, hydrated, signInWithEmail, test } from './fixtures';
+import { adminReader, emulatorReaders } from './readers';
+
+/** A browser context signed in as `reader` through the session API (the sign-in UI is tested elsewhere). */
+async function signedIn(browser: Browser, baseURL: string, reader: { email: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const idToken = await emulatorReaders.signIn(reader.email, reader.password);
+  const response = await page.request.post(`${baseURL}/api/session`, {
+    data: { idToken },
+    headers: { origin: baseURL },
+  });
+  expect(response.status()).toBe(200);
+  return { context, page };
+}
+
+const unique = (prefix: string): string => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@studio.example`;
+
+async function openAdmin(page: Page): Promise<void> {
+  await page.goto('/admin');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
+}
+
+/** The readers table's row of `email`, found with the page's own search. */
+async function readerRow(page: Page, email: string) {
+  await page.getByLabel('Search by e-mail').fill(email);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
+test.describe('the administration page', () => {
+  // A disabled reader's page keeps prefetching for a moment; the refused requests are logged.
+  test.use({ allowedConsoleErrors: /status of (400|401|403)/ });
+
+  test('is for administrators only: others get the no-access page, anonymous readers the sign-in', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const anonymous = await page.goto('/admin');
+    expect(anonymous?.request().redirectedFrom()?.url()).toMatch(/\/admin$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fadmin$/);
+    const staff = await emulatorReaders.create({ groups: ['staff'] });
+    const { context, page: staffPage } = await signedIn(browser, String(baseURL), staff);
+    expect((await staffPage.goto('/admin'))?.status()).toBe(403);
+    await expect(staffPage.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await context.close();
+  });
+
+  test('an administrator invites a reader, who sets a password from the link and signs in with the right groups', async ({
+    browser,
+    baseURL,
+  }) => {
+    const { context, page } = await signedIn(browser, String(baseURL), adminReader);
+    await openAdmin(page);
+    const email = unique('invited');
+    await page.getByLabel('E-mail address').fill(email);
+    const groups = page.getByRole('group', { name: 'Groups' });
+    await expect(groups.getByRole('checkbox', { name: /^partner/ })).toBeChecked();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const link = page.getByLabel('Password-setup link');
+    await expect(link).toHaveValue(/mode=resetPassword.*oobCode=/);
+    const passwordLink = await link.inputValue();
+    await context.close();
+
+    // The reader, in a browser of their own: the emulator's link sets the password it is given.
+    const reader = await browser.newContext();
+    const readerPage = await reader.newPage();
+    const set = await readerPage.goto(`${passwordLink}&newPassword=first-light-42`);
+    expect(set?.status()).toBe(200);
+    await readerPage.goto('/login?next=%2Fdocs%2Fwhitelabel%2F');
+    await signInWithEmail(readerPage, email, 'first-light-42');
+    await expect(readerPage).toHaveURL(/\/docs\/whitelabel\/$/);
+    expect((await readerPage.request.get('/api/session')).status()).toBe(200);
+    expect(await (await readerPage.request.get('/api/session')).json()).toEqual({ email, groups: ['partner'] });
+    expect((await readerPage.goto('/docs/frontend-guidelines/'))?.status()).toBe(403);
+    await reader.close();
+  });
+
+  test('an administrator disables a reader who is reading; the reader is signed out within the cache time', async ({
+    browser,
+    baseURL,
+  }) => {
+    const account = await emulatorReaders.create({ groups: ['partner'], email: unique('reading') });
+    const reader = await signedIn(browser, String(baseURL), account);
+    expect((await reader.page.goto('/docs/whitelabel/'))?.status()).toBe(200);
+
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    await openAdmin(admin.page);
+    const row = await readerRow(admin.page, account.email);
+    await row.getByRole('button', { name: `Disable ${account.email}` }).click();
+    const dialog = admin.page.getByRole('dialog', { name: `Disable ${account.email}?` });
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+    await expect(admin.page.getByRole('status').filter({ hasText: `${account.email} is disabled.` })).toBeVisible();
+    await expect(row.getByText('disabled', { exact: true })).toBeVisible();
+
+    // SESSION_CACHE_TTL_SECONDS is 2 in this run (60 at most in production).
+    await expect(async () => {
+      await reader.page.goto('/docs/layout-engine/');
+      await expect(reader.page).toHaveURL(/\/login\?next=/, { timeout: 1000 });
+    }).toPass({ timeout: 10_000 });
+    await reader.context.close();
+
+    // The trail names who did it.
+    await admin.page.getByRole('tab', { name: 'Audit trail' }).click();
+    await admin.page.getByLabel('Reader (e-mail or id)').fill(account.email);
+    const trail = admin.page.getByRole('table');
+    await expect(trail.getByRole('row').filter({ hasText: 'Disabled' })).toContainText(adminReader.email);
+    await expect(trail.getByRole('row').filter({ hasText: 'Session ended' }).first()).toBeVisible();
+    await admin.context.close();
+  });
+
+  test('the insights show the views and a failed search made here', async ({ browser, baseURL }) => {
+    const account = await emulatorReaders.create({ groups: ['partner'], email: unique('curious') });
+    const reader = await signedIn(browser, String(baseURL), account);
+    await reader.page.goto('/docs/demo-app/');
+    await hydrated(reader.page);
+    const nonsense = `qzxv-${Date.now().toString(36)}`;
+    await reader.page.keyboard.press('Control+k');
+    await reader.page.getByRole('searchbox', { name: 'Search' }).fill(nonsense);
+    await expect(reader.page.getByRole('list', { name: 'Search results' })).toHaveAttribute('data-answered', nonsense);
+    // The site reports a finished search when the reader leaves the dialog.
+    await reader.page.keyboard.press('Escape');
+    await reader.context.close();
+
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    await expect(async () => {
+      await admin.page.goto('/admin/insights');
+      await hydrated(admin.page);
+      await admin.page.getByLabel('Readers in').selectOption('partner');
+      await expect(admin.page.getByRole('row').filter({ hasText: nonsense })).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(admin.page.getByRole('img', { name: /^Page views per day: / })).toBeVisible();
+    const views = admin.page.getByText('page views').locator('..');
+    expect(Number(await views.locator('strong').innerText())).toBeGreaterThan(0);
+    await admin.context.close();
+  });
+});
+
+test.describe('"Was this page helpful?"', () => {
+  test('records an answer with a comment, and the reader changes it later', async ({ browser, baseURL }) => {
+    const account = await emulatorReaders.create({ groups: ['partner'], email: unique('rating') });
+    const { context, page } = await signedIn(browser, String(baseURL), account);
+    await page.goto('/docs/whitelabel/');
+    await hydrated(page);
+    const widget = page.getByRole('region', { name: 'Was this page helpful?' });
+    await widget.getByRole('button', { name: 'No' }).click();
+    await widget.getByLabel('What was missing or wrong? (optional)').fill('No example for two brands on one TV');
+    await widget.getByRole('button', { name: 'Send' }).click();
+    await expect(widget.getByRole('status')).toHaveText(/your answer is saved/);
+    await page.reload();
+    await hydrated(page);
+    await expect(widget.getByRole('button', { name: 'No' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(widget.getByRole('status')).toHaveText('You answered no with a comment.');
+    await widget.getByRole('button', { name: 'Yes' }).click();
+    await expect(widget.getByRole('button', { name: 'Yes' })).toHaveAttribute('aria-pressed', 'true');
+    await page.reload();
+    await hydrated(page);
+    await expect(widget.getByRole('status')).toHaveText('You answered yes.');
+    const stored = await (await page.request.get('/api/feedback?path=%2Fdocs%2Fwhitelabel%2F')).json();
+    expect(stored).toMatchObject({ feedback: { helpful: true, comment: null } });
+    await context.close();
+  });
+});

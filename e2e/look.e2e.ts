@@ -1,0 +1,149 @@
+import type { Locator, Page } from '@playwright/test';
+
+import { expect, hydrated, test } from './fixtures';
+import { holdRequests, navbarLayout } from './layout-shift';
+
+const DASH_PAGE = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
+
+/** The category page's package cards: a link per card, its title in an h2. */
+const cards = (scope: Page | Locator) => scope.locator('article.col > a.card');
+
+test.describe('category pages', () => {
+  test('show package cards with the whole name, a description, the version and the platforms', async ({ page }) => {
+    await page.goto('/docs/category/player-framework');
+    await hydrated(page);
+    const manager = cards(page).filter({
+      has: page.getByRole('heading', { name: 'player-manager-mono', exact: true }),
+    });
+    await expect(manager).toContainText('The player-manager-mono repository');
+    await expect(manager).toContainText('v4.2.0');
+    await expect(manager).toContainText('All five platforms');
+    // No template glyph before a title, and no title cut short.
+    const titles = cards(page).getByRole('heading', { level: 2 });
+    for (const title of await titles.all()) {
+      expect(await title.textContent()).toMatch(/^[\w.@/()-]/);
+      expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+    // The monorepo's packages follow as a section of cards, each with its own platforms.
+    const packages = page.getByRole('region', { name: /player-manager-mono packages/ });
+    await expect(cards(packages)).toHaveCount(23);
+    const tizen = cards(packages).filter({ has: page.getByRole('heading', { name: 'player-adapter-tizen' }) });
+    await expect(tizen).toContainText('Samsung Tizen');
+    await expect(tizen).not.toContainText('LG webOS');
+  });
+
+  test('show a single-repository family with its packages, not one lone card', async ({ page }) => {
+    await page.goto('/docs/ui-toolkit');
+    await hydrated(page);
+    await expect(cards(page).filter({ hasText: 'ui-toolkit-mono' }).first()).toContainText('v2.3.1');
+    await expect(cards(page.getByRole('region', { name: /ui-toolkit-mono packages/ }))).toHaveCount(7);
+  });
+});
+
+test.describe('previous and next links', () => {
+  test('name the package of the page they lead to', async ({ page }) => {
+    await page.goto(DASH_PAGE);
+    await hydrated(page);
+    const pager = page.getByRole('navigation', { name: 'Docs pages' });
+    await expect(pager.locator('.pagination-nav__link--prev .pagination-nav__label')).toHaveText(
+      'player-adapter-bitmovin › Changelog',
+    );
+    await expect(pager.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText(
+      'player-adapter-dash.js › Changelog',
+    );
+    await page.goto('/docs/category/player-framework');
+    await expect(page.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText('player-manager-mono');
+  });
+});
+
+test.describe('wide tables', () => {
+  test('scroll in a labelled frame, by keyboard too, and say so while columns are hidden', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(DASH_PAGE);
+    await hydrated(page);
+    // Named by its column headings, so each wide table is its own landmark.
+    const region = page.getByRole('region', { name: /^Table of Platform, .*, scrolls sideways$/ }).first();
+    await expect(region).toBeVisible();
+    const frame = region.locator('..');
+    await expect(frame.getByText('Scroll →')).toBeVisible();
+    await region.focus();
+    for (let press = 0; press < 5; press++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => region.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+    await region.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+    await expect(frame.getByText('Scroll →')).toBeHidden();
+    // The page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe('the navbar of a signed-in reader', () => {
+  test('stays where it was painted first while the session check answers, on a desktop and a phone', async ({
+    page,
+  }) => {
+    for (const [width, path] of [
+      [1280, '/'],
+      [1280, DASH_PAGE],
+      [390, '/'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      const scripts = await holdRequests(page, '**/assets/js/**');
+      const session = await holdRequests(page, '**/api/session');
+      await page.goto(path, { waitUntil: 'commit' });
+      await page.waitForFunction(() => {
+        const navbar = document.querySelector('.navbar');
+        return navbar !== null && getComputedStyle(navbar).position === 'sticky';
+      });
+      // Text is laid out in its final font (the fallback's layout in the font's short block period is never seen).
+      await page.evaluate(() => document.fonts.ready);
+      const firstPaint = await navbarLayout(page);
+      await scripts.release();
+      await hydrated(page);
+      // Hydrated, the session still unanswered: the item keeps the signed-in shape the hint cookie promised.
+      expect(await navbarLayout(page), `${path} at ${width} px, before the answer`).toEqual(firstPaint);
+      await session.release();
+      // The answer has arrived when the item is there (on a phone it lives in the menu).
+      await expect(page.locator('button[title^="Logout ("]').first()).toBeAttached();
+      expect(await navbarLayout(page), `${path} at ${width} px, after the answer`).toEqual(firstPaint);
+    }
+  });
+});
+
+test('no page template scrolls sideways at 390 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/', DASH_PAGE, '/docs/category/player-framework', '/blog', '/blog/mdx-blog-post', '/nope']) {
+    await page.goto(path);
+    await hydrated(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});
+
+test('the blog list has its own heading, and the footer no template credit', async ({ page }) => {
+  await page.goto('/blog');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog');
+  await expect(page.getByRole('contentinfo')).toContainText('Copyright © 2025');
+  await expect(page.getByRole('contentinfo')).not.toContainText('Docusaurus');
+});
+
+test('text is set in the self-hosted Inter and code in JetBrains Mono, with no font service asked', async ({
+  page,
+}) => {
+  const fontRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'font') fontRequests.push(new URL(request.url()).href);
+  });
+  await page.goto(DASH_PAGE);
+  await hydrated(page);
+  await page.evaluate(() => document.fonts.ready);
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"Inter Variable"/);
+  expect(
+    await page
+      .locator('article pre code')
+      .first()
+      .evaluate((code) => getComputedStyle(code).fontFamily),
+  ).toMatch(/^"JetBrains Mono Variable"/);
+  expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true);
+  expect(fontRequests.length).toBeGreaterThan(0);
+  for (const url of fontRequests) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/fonts\//);
+});

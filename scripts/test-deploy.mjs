@@ -1,0 +1,487 @@
+// `npm run test:deploy`: the portal as it is deployed, on this machine.
+//  1. The container image: a stand-in of the official Node.js base image made from Debian's
+//     packages (mmdebstrap) with this machine's Node.js, tagged with the official name; the
+//     portal's Containerfile built on it with podman, run, and asked: a public page, a
+//     private one, a sign-in against the Auth Emulator, its health check.
+//  2. A cluster: three gate replicas behind Debian's nginx (retrying idempotent requests on
+//     the next replica), with Debian's redis-server and postgresql and the emulator, all on
+//     free ports; sessions, logout, an administrator's disable and the rate limit across
+//     replicas; a rolling restart and a kill -9 under 100 connections of load.
+// Needs root (podman with runc, apt-installed tools); installs what is missing with apt-get.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
+import { emulatorRequest, freePort, readSeed, seedReaders, startAuthEmulator } from './emulator.mjs';
+import { signInWithPassword, startSession } from './portal-client.mjs';
+import { startPostgres } from './postgres.mjs';
+import { startRedis } from './redis.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const work = join(root, 'deploy', '.work');
+const started = Date.now();
+const log = (line) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
+const results = { measuredAt: new Date().toISOString() };
+const BASE_IMAGE = 'docker.io/library/node:20-bookworm-slim';
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, ...options });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+function ensureTools() {
+  const wanted = {
+    podman: 'podman',
+    runc: 'runc',
+    mmdebstrap: 'mmdebstrap',
+    nginx: 'nginx',
+    'redis-server': 'redis-server',
+  };
+  const missing = Object.entries(wanted).filter(
+    ([command]) => spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0,
+  );
+  if (!existsSync('/usr/lib/postgresql')) missing.push(['postgres', 'postgresql']);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `test:deploy needs ${missing.map(([, pkg]) => pkg).join(', ')}: install them with apt-get (as root)`,
+    );
+  log(`Installing ${missing.map(([, pkg]) => pkg).join(', ')} with apt-get`);
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', ...missing.map(([, pkg]) => pkg), 'uidmap'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+// podman as this machine runs it: runc (crun fails here), the host network, no default ulimits.
+const containersConf = join(work, 'containers.conf');
+const podman = (args, options = {}) =>
+  run('podman', args, { ...options, env: { ...process.env, CONTAINERS_CONF: containersConf } });
+
+/** The official base image's stand-in: Debian bookworm (minbase) with this machine's Node.js and npm. */
+function standInBaseImage() {
+  if (
+    spawnSync('podman', ['image', 'exists', BASE_IMAGE], { env: { ...process.env, CONTAINERS_CONF: containersConf } })
+      .status === 0
+  ) {
+    log(`${BASE_IMAGE} is already here`);
+    return;
+  }
+  log(`Making ${BASE_IMAGE} from Debian's packages (mmdebstrap) and this machine's Node.js ${process.version}`);
+  const rootfs = join(work, 'rootfs');
+  rmSync(rootfs, { recursive: true, force: true });
+  mkdirSync(rootfs, { recursive: true });
+  run('mmdebstrap', [
+    '--variant=minbase',
+    '--include=ca-certificates',
+    'bookworm',
+    rootfs,
+    'http://deb.debian.org/debian',
+  ]);
+  run('install', ['-D', process.execPath, join(rootfs, 'usr/local/bin/node')]);
+  const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
+  mkdirSync(join(rootfs, 'usr/local/lib/node_modules'), { recursive: true });
+  run('cp', ['-a', npmDir, join(rootfs, 'usr/local/lib/node_modules/')]);
+  run('ln', ['-sf', '../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm')]);
+  writeFileSync(
+    join(rootfs, 'etc/passwd'),
+    `${readFileSync(join(rootfs, 'etc/passwd'), 'utf8')}node:x:1000:1000::/home/node:/bin/sh\n`,
+  );
+  writeFileSync(join(rootfs, 'etc/group'), `${readFileSync(join(rootfs, 'etc/group'), 'utf8')}node:x:1000:\n`);
+  mkdirSync(join(rootfs, 'home/node'), { recursive: true });
+  run('chown', ['1000:1000', join(rootfs, 'home/node')]);
+  // This machine reaches the npm registry through its own certificate authorities.
+  run('cp', ['/etc/ssl/certs/ca-certificates.crt', join(rootfs, 'etc/ssl/certs/ca-certificates.crt')]);
+  const tar = spawnSync(
+    'sh',
+    [
+      '-c',
+      `tar -C '${rootfs}' -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' --change 'ENV npm_config_cafile=/etc/ssl/certs/ca-certificates.crt' - ${BASE_IMAGE}`,
+    ],
+    { env: { ...process.env, CONTAINERS_CONF: containersConf }, encoding: 'utf8' },
+  );
+  if (tar.status !== 0) throw new Error(`podman import failed: ${tar.stderr}`);
+  rmSync(rootfs, { recursive: true, force: true });
+}
+
+async function waitFor(url, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${ms / 1000} s`);
+}
+
+const staff = readSeed().find((reader) => reader.role === 'staff');
+const admin = readSeed().find((reader) => reader.role === 'admin');
+const PRIVATE = '/docs/layout-engine/';
+
+async function containerCheck(emulator) {
+  standInBaseImage();
+  log('Building the portal image with podman (Containerfile)');
+  const buildStarted = Date.now();
+  podman([
+    'build',
+    '--format',
+    'docker',
+    '--network',
+    'host',
+    '--ulimit',
+    'nofile=20000:20000',
+    '-t',
+    'norigin-docs:deploy-test',
+    root,
+  ]);
+  results['container.build_s'] = Math.round((Date.now() - buildStarted) / 1000);
+  results['container.image_mb'] = Math.round(
+    Number(podman(['image', 'inspect', 'norigin-docs:deploy-test', '--format', '{{.Size}}']).trim()) / 1e6,
+  );
+  const port = await freePort();
+  const name = `norigin-docs-test-${port}`;
+  log(`Running it on port ${port} (development mode, against the emulator)`);
+  podman([
+    'run',
+    '-d',
+    '--rm',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '-e',
+    'NODE_ENV=development',
+    '-e',
+    `PORT=${port}`,
+    '-e',
+    'HOST=127.0.0.1',
+    '-e',
+    `FIREBASE_AUTH_EMULATOR_HOST=${emulator.host}`,
+    '-e',
+    `FIREBASE_PROJECT_ID=${emulator.projectId}`,
+    '-e',
+    'SESSION_SECRET=container-test-secret-0123456789abcdef',
+    'norigin-docs:deploy-test',
+  ]);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/healthz`);
+    assert.equal((await fetch(`${base}/`)).status, 200, 'public page');
+    assert.equal((await fetch(`${base}${PRIVATE}`, { redirect: 'manual' })).status, 302, 'private page, signed out');
+    const cookie = await startSession(base, await signInWithPassword(emulator.host, staff.email, staff.password));
+    assert.equal((await fetch(`${base}${PRIVATE}`, { headers: { cookie } })).status, 200, 'private page, signed in');
+    assert.equal(podman(['inspect', name, '--format', '{{.Config.User}}']).trim(), 'node', 'runs as a non-root user');
+    await waitFor(`${base}/readyz`);
+    const health = spawnSync('podman', ['healthcheck', 'run', name], {
+      env: { ...process.env, CONTAINERS_CONF: containersConf },
+    });
+    assert.equal(health.status, 0, 'the image health check passes');
+    results['container.checks'] = 'public 200, private 302, sign-in then private 200, non-root user, health check';
+    log('Container: public 200, private 302, signed in 200, user node, health check passes');
+  } finally {
+    spawnSync('podman', ['stop', '-t', '5', name], { env: { ...process.env, CONTAINERS_CONF: containersConf } });
+  }
+}
+
+/** One gate replica on the host. */
+async function startReplica(port, env) {
+  const child = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+  });
+  await waitFor(`http://127.0.0.1:${port}/readyz`);
+  return child;
+}
+
+function stopProcess(child, signal = 'SIGTERM') {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+async function startNginx(ports) {
+  const dir = join(work, 'nginx');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'tmp'), { recursive: true });
+  const port = await freePort();
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `  ${t}_temp_path ${join(dir, 'tmp', t)};`)
+    .join('\n');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+${temp}
+  upstream gate {
+${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://gate;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Request-Id $request_id;
+      # A replica that goes away mid-request: idempotent requests go to the next one.
+      proxy_next_upstream error timeout http_502 http_503;
+      proxy_next_upstream_tries 3;
+      proxy_connect_timeout 2s;
+    }
+  }
+}
+`,
+  );
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      return { url, stop: () => stopProcess(child, 'SIGQUIT') };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('nginx did not start');
+}
+
+/** Load through nginx while `during` runs; every answer counted. */
+async function underLoad(url, cookie, during) {
+  const answers = { ok: 0, other: 0, errors: 0, timeouts: 0 };
+  const instance = autocannon({
+    url,
+    connections: 100,
+    duration: 600,
+    requests: [
+      { method: 'GET', path: '/docs/' },
+      { method: 'GET', path: PRIVATE, headers: { cookie } },
+    ],
+  });
+  instance.on('response', (_client, statusCode) => {
+    if (statusCode === 200 || statusCode === 304) answers.ok += 1;
+    else answers.other += 1;
+  });
+  instance.on('reqError', () => (answers.errors += 1));
+  await during();
+  instance.stop();
+  const summary = await instance;
+  answers.timeouts = summary.timeouts;
+  answers.errors = Math.max(answers.errors, summary.errors);
+  return { ...answers, requests: summary.requests.total };
+}
+
+async function clusterCheck(emulator) {
+  const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const env = {
+    SITE_DIR: join(root, 'site', 'build'),
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    SESSION_SECRET: 'cluster-test-secret-shared-by-every-replica',
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    TRUST_PROXY: '127.0.0.1',
+    SESSION_CACHE_TTL_SECONDS: '60',
+    SESSION_RATE_LIMIT: '6',
+  };
+  log(`Cluster: 3 replicas on ${ports.join(', ')}, PostgreSQL, Redis, nginx`);
+  const replicas = [];
+  for (const port of ports) replicas.push(await startReplica(port, env));
+  const nginx = await startNginx(ports);
+  const direct = (i) => `http://127.0.0.1:${ports[i]}`;
+  try {
+    // 1. One session, every replica.
+    const cookie = await startSession(nginx.url, await signInWithPassword(emulator.host, staff.email, staff.password));
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie } })).status,
+        200,
+        `replica ${i + 1} reads the session`,
+      );
+    log('A session made through nginx is read by all three replicas');
+
+    // 2. Logout on one replica ends it on the others within a second (a reader of its own:
+    //    a logout revokes every session of the reader).
+    await emulatorRequest(emulator.host, emulator.projectId, '/accounts', {
+      localId: 'cluster-leaver',
+      email: 'leaver@norigin.example',
+      password: 'leaving-2025',
+      emailVerified: true,
+    });
+    const second = await startSession(
+      nginx.url,
+      await signInWithPassword(emulator.host, 'leaver@norigin.example', 'leaving-2025'),
+    );
+    for (let i = 0; i < 3; i++) await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie: second } });
+    await fetch(`${direct(0)}/api/logout`, { method: 'POST', headers: { cookie: second, origin: direct(0) } });
+    const endedWithin = async (cookieValue) => {
+      const t0 = Date.now();
+      for (;;) {
+        const statuses = await Promise.all(
+          [1, 2].map(
+            async (i) =>
+              (await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie: cookieValue }, redirect: 'manual' })).status,
+          ),
+        );
+        if (statuses.every((status) => status === 302)) return Date.now() - t0;
+        if (Date.now() - t0 > 1000) throw new Error(`still served after a second: ${statuses}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    results['cluster.logout_ends_everywhere_ms'] = await endedWithin(second);
+    log(
+      `Logout on replica 1 ended the session on replicas 2 and 3 in ${results['cluster.logout_ends_everywhere_ms']} ms`,
+    );
+
+    // 3. An administrator's disable, the same.
+    const adminCookie = await startSession(
+      nginx.url,
+      await signInWithPassword(emulator.host, admin.email, admin.password),
+    );
+    const partner = readSeed().find((reader) => reader.role === 'partner');
+    const partnerCookie = await startSession(
+      nginx.url,
+      await signInWithPassword(emulator.host, partner.email, partner.password),
+    );
+    for (let i = 0; i < 3; i++) await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie: partnerCookie } });
+    const disabled = await fetch(`${direct(0)}/api/admin/readers/${partner.uid}/disable`, {
+      method: 'POST',
+      headers: { cookie: adminCookie, origin: direct(0) },
+    });
+    assert.equal(disabled.status, 200, 'the administrator disables the partner');
+    results['cluster.disable_ends_everywhere_ms'] = await endedWithin(partnerCookie);
+    log(
+      `Disabling on replica 1 ended the reader's session on 2 and 3 in ${results['cluster.disable_ends_everywhere_ms']} ms`,
+    );
+    await fetch(`${direct(0)}/api/admin/readers/${partner.uid}/enable`, {
+      method: 'POST',
+      headers: { cookie: adminCookie, origin: direct(0) },
+    });
+
+    // 4. The sign-in limit is counted across replicas (6 a minute per client address).
+    const statuses = [];
+    for (let i = 0; i < 8; i++) {
+      const response = await fetch(`${nginx.url}/api/session`, {
+        method: 'POST',
+        headers: { origin: nginx.url, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
+        body: JSON.stringify({ idToken: 'x' }),
+      });
+      statuses.push(response.status);
+    }
+    assert.deepEqual(statuses.slice(-2), [429, 429], `the shared limit refuses the 7th and 8th: ${statuses}`);
+    results['cluster.rate_limit_statuses'] = statuses.join(' ');
+    log(`Sign-in attempts through nginx, spread over the replicas: ${statuses.join(' ')}`);
+
+    // 5. A rolling restart under 100 connections of load.
+    const pool = new pg.Pool({ connectionString: postgres.url });
+    const views = async () =>
+      Number(
+        (
+          await pool.query("select count(*) from audit_events where kind = 'page.view' and actor_email = $1", [
+            staff.email,
+          ])
+        ).rows[0].count,
+      );
+    const viewsBefore = await views();
+    let privateServed = 0;
+    const counting = autocannon({
+      url: nginx.url,
+      connections: 10,
+      amount: 500,
+      requests: [{ method: 'GET', path: PRIVATE, headers: { cookie } }],
+    });
+    counting.on('response', (_c, statusCode) => {
+      if (statusCode === 200) privateServed += 1;
+    });
+    const rolling = await underLoad(nginx.url, cookie, async () => {
+      for (let i = 0; i < 3; i++) {
+        await stopProcess(replicas[i]);
+        replicas[i] = await startReplica(ports[i], env);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    });
+    await counting;
+    results['cluster.rolling_restart'] = rolling;
+    log(`Rolling restart of 3 replicas under 100 connections: ${JSON.stringify(rolling)}`);
+    assert.equal(rolling.errors + rolling.other + rolling.timeouts, 0, 'no request lost in the rolling restart');
+
+    // 6. Audit events of finished requests survive (restarts write their queues before exiting).
+    for (let i = 0; i < 3; i++) await stopProcess(replicas[i]);
+    for (let i = 0; i < 3; i++) replicas[i] = await startReplica(ports[i], env);
+    const written = (await views()) - viewsBefore;
+    results['cluster.private_views_served_counted'] = privateServed;
+    results['cluster.private_views_recorded_total'] = written;
+    log(`Page views recorded since the restart began: ${written} (the counted run alone served ${privateServed})`);
+    assert.ok(written >= privateServed, 'every page view of a finished request is in the trail');
+
+    // 7. kill -9 of one replica under load.
+    const killed = await underLoad(nginx.url, cookie, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      replicas[1].kill('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      replicas[1] = await startReplica(ports[1], env);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    });
+    results['cluster.kill_9'] = killed;
+    log(`kill -9 of one replica under 100 connections: ${JSON.stringify(killed)}`);
+    assert.equal(killed.errors + killed.other + killed.timeouts, 0, 'no GET lost to a killed replica');
+    await pool.end();
+  } finally {
+    await nginx.stop();
+    for (const replica of replicas) await stopProcess(replica);
+    await postgres.stop();
+    await redis.stop();
+  }
+}
+
+mkdirSync(work, { recursive: true });
+writeFileSync(containersConf, '[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n');
+ensureTools();
+buildServer();
+buildSiteIfStale();
+const emulator = await startAuthEmulator({
+  port: await freePort(),
+  hubPort: await freePort(),
+  loggingPort: await freePort(),
+});
+let failed = null;
+try {
+  await seedReaders(emulator.host, emulator.projectId);
+  if (!process.argv.includes('--cluster-only')) await containerCheck(emulator);
+  await clusterCheck(emulator);
+} catch (error) {
+  failed = error;
+} finally {
+  await emulator.stop();
+}
+results.seconds = Math.round((Date.now() - started) / 1000);
+writeFileSync(join(work, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+if (failed) {
+  console.error(`test:deploy failed: ${failed.stack ?? failed}`);
+  process.exit(1);
+}
+log(`test:deploy passed; figures in ${join('deploy', '.work', 'results.json')}`);
+process.exit(0);

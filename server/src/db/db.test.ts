@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freshDatabase, type DatabaseKind } from '../test/databases.js';
+import {
+  acceptInvitation,
+  feedbackOf,
+  insertSearchEvents,
+  openInvitations,
+  saveFeedback,
+  saveInvitation,
+  withdrawInvitation,
+} from './activity.js';
+import { deleteOlderThan, insertAuditEvents, queryAudit } from './audit.js';
+import type { Database } from './database.js';
+import { insights } from './insights.js';
+import { migrate, MIGRATIONS } from './migrations.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const daysAgo = (days: number): Date => new Date(Date.now() - days * DAY);
+
+describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await freshDatabase(kind);
+  });
+  afterAll(() => db.close());
+
+  it('migrates from empty to the newest schema, and a second run does nothing', async () => {
+    const first = await migrate(db);
+    expect(first).toEqual({
+      from: 0,
+      to: MIGRATIONS.at(-1)?.version,
+      applied: MIGRATIONS.map((m) => `${m.version} ${m.name}`),
+    });
+    const again = await migrate(db);
+    expect(again.applied).toEqual([]);
+    const tables = await db.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
+    );
+    expect(tables.map((t) => t.table_name)).toEqual([
+      'access_tokens',
+      'audit_events',
+      'invitations',
+      'page_feedback',
+      'schema_migrations',
+      'search_events',
+    ]);
+  });
+
+  it('migrates from the previous version, keeping its rows', async () => {
+    const older = await freshDatabase(kind);
+    try {
+      const previous = (MIGRATIONS.at(-1)?.version ?? 1) - 1;
+      await migrate(older, previous);
+      await insertAuditEvents(older, [
+        { kind: 'page.view', actorUid: 'u1', path: '/docs/whitelabel/', groups: ['partner'] },
+      ]);
+      const report = await migrate(older);
+      expect(report.from).toBe(previous);
+      expect(report.applied).toHaveLength(MIGRATIONS.length - previous);
+      expect(await queryAudit(older, {})).toHaveLength(1);
+    } finally {
+      await older.close();
+    }
+  });
+
+  it('records every kind of audit event and finds them by kind, reader and time, newest first', async () => {
+    await insertAuditEvents(db, [
+      {
+        kind: 'session.started',
+        actorUid: 'r1',
+        actorEmail: 'Ada@Partner.example',
+        groups: ['partner'],
+        at: daysAgo(3),
+      },
+      { kind: 'session.refused', actorEmail: 'stranger@else.example', detail: { code: 'no-access' }, at: daysAgo(2) },
+      {
+        kind: 'admin.groups',
+        actorUid: 'a1',
+        actorEmail: 'admin@norigin.example',
+        subjectUid: 'r1',
+        subjectEmail: 'ada@partner.example',
+        detail: { before: ['partner'], after: ['partner', 'staff'] },
+        at: daysAgo(1),
+      },
+      {
+        kind: 'page.view',
+        actorUid: 'r1',
+        actorEmail: 'ada@partner.example',
+        path: '/docs/whitelabel/',
+        groups: ['partner'],
+      },
+      { kind: 'session.logout', actorUid: 'r1', actorEmail: 'ada@partner.example', clientIp: '203.0.113.9' },
+    ]);
+    const ada = await queryAudit(db, { reader: 'ADA@partner.example' });
+    expect(ada.map((row) => row.kind)).toEqual(['session.logout', 'page.view', 'admin.groups', 'session.started']);
+    expect(ada[2]).toMatchObject({
+      detail: { before: ['partner'], after: ['partner', 'staff'] },
+      actorEmail: 'admin@norigin.example',
+    });
+    expect(ada[0]?.clientIp).toBe('203.0.113.9');
+    const refused = await queryAudit(db, { kinds: ['session.refused'] });
+    expect(refused.map((row) => row.detail)).toEqual([{ code: 'no-access' }]);
+    const lastTwoDays = await queryAudit(db, {
+      from: daysAgo(2.5),
+      to: daysAgo(0.5),
+      kinds: ['session.refused', 'admin.groups'],
+    });
+    expect(lastTwoDays.map((row) => row.kind)).toEqual(['admin.groups', 'session.refused']);
+    const page = await queryAudit(db, { limit: 2 });
+    const next = await queryAudit(db, { limit: 2, before: page.at(-1)?.id });
+    expect(next[0]?.id).not.toBe(page.at(-1)?.id);
+    expect(Number(next[0]?.id)).toBeLessThan(Number(page.at(-1)?.id));
+  });
+
+  it('deletes only what is older than the retention', async () => {
+    const store = await freshDatabase(kind);
+    try {
+      await migrate(store);
+      await insertAuditEvents(store, [
+        { kind: 'page.view', path: '/old', at: daysAgo(200) },
+        { kind: 'page.view', path: '/recent', at: daysAgo(10) },
+      ]);
+      await insertSearchEvents(store, [
+        { uid: 'u', groups: [], query: 'old', results: 0, at: daysAgo(181) },
+        { uid: 'u', groups: [], query: 'new', results: 0, at: daysAgo(1) },
+      ]);
+      expect(await deleteOlderThan(store, daysAgo(180))).toEqual({ audit: 1, searches: 1 });
+      expect((await queryAudit(store, {})).map((row) => row.path)).toEqual(['/recent']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps one answer per reader and page, and lets the reader change it', async () => {
+    await saveFeedback(db, {
+      uid: 'r1',
+      path: '/docs/whitelabel/',
+      groups: ['partner'],
+      helpful: false,
+      comment: 'No brand example',
+    });
+    const changed = await saveFeedback(db, {
+      uid: 'r1',
+      path: '/docs/whitelabel/',
+      groups: ['partner'],
+      helpful: true,
+      comment: null,
+    });
+    expect(changed).toMatchObject({ helpful: true, comment: null });
+    expect(await feedbackOf(db, 'r1', '/docs/whitelabel/')).toMatchObject({ helpful: true });
+    expect(await feedbackOf(db, 'r2', '/docs/whitelabel/')).toBeNull();
+  });
+
+  it('hands an invitation out once', async () => {
+    await saveInvitation(db, { email: 'Octo@GitHub.example', groups: ['partner'], invitedBy: 'admin@norigin.example' });
+    expect((await openInvitations(db)).map((i) => i.email)).toContain('octo@github.example');
+    expect(await acceptInvitation(db, 'octo@github.example')).toEqual(['partner']);
+    expect(await acceptInvitation(db, 'octo@github.example')).toBeNull();
+    await saveInvitation(db, { email: 'gone@x.example', groups: ['staff'], invitedBy: 'a' });
+    expect(await withdrawInvitation(db, 'gone@x.example')).toBe(true);
+    expect(await acceptInvitation(db, 'gone@x.example')).toBeNull();
+  });
+
+  it('sums up reading, searching and ratings per group', async () => {
+    const store = await freshDatabase(kind);
+    try {
+      await migrate(store);
+      await insertAuditEvents(store, [
+        { kind: 'page.view', actorUid: 'p1', path: '/docs/whitelabel/', groups: ['partner'], at: daysAgo(2) },
+        { kind: 'page.view', actorUid: 'p1', path: '/docs/whitelabel/', groups: ['partner'], at: daysAgo(1) },
+        { kind: 'page.view', actorUid: 'p2', path: '/docs/layout-engine/', groups: ['partner'], at: daysAgo(1) },
+        {
+          kind: 'page.view',
+          actorUid: 's1',
+          path: '/docs/frontend-guidelines/GitFlow',
+          groups: ['staff'],
+          at: daysAgo(1),
+        },
+        { kind: 'session.started', actorUid: 'p1', groups: ['partner'], at: daysAgo(1) },
+      ]);
+      await insertSearchEvents(store, [
+        { uid: 'p1', groups: ['partner'], query: 'DRM on Tizen', results: 0 },
+        { uid: 'p2', groups: ['partner'], query: 'drm on tizen', results: 0 },
+        { uid: 'p2', groups: ['partner'], query: 'whitelabel', results: 4 },
+        { uid: 's1', groups: ['staff'], query: 'jenkins', results: 0 },
+      ]);
+      await saveFeedback(store, {
+        uid: 'p1',
+        path: '/docs/whitelabel/',
+        groups: ['partner'],
+        helpful: false,
+        comment: 'Missing a brand config example',
+      });
+      await saveFeedback(store, {
+        uid: 'p2',
+        path: '/docs/whitelabel/',
+        groups: ['partner'],
+        helpful: true,
+        comment: null,
+      });
+      const partner = await insights(store, {
+        group: 'partner',
+        from: daysAgo(7),
+        to: new Date(Date.now() + 1000),
+        pages: ['/docs/whitelabel/', '/docs/layout-engine/', '/docs/demo-app/'],
+      });
+      expect(partner.views.total).toBe(3);
+      expect(partner.views.readers).toBe(2);
+      expect(partner.views.byDay.map((d) => d.views)).toEqual([1, 2]);
+      expect(partner.mostRead[0]).toEqual({ path: '/docs/whitelabel/', views: 2, readers: 1 });
+      expect(partner.leastRead[0]).toEqual({ path: '/docs/layout-engine/', views: 1, readers: 1 });
+      expect(partner.neverRead).toEqual(['/docs/demo-app/']);
+      expect(partner.searches).toMatchObject({ total: 3, withoutResults: 2 });
+      expect(partner.searches.failed).toEqual([expect.objectContaining({ query: 'drm on tizen', times: 2 })]);
+      expect(partner.ratings).toEqual([
+        {
+          path: '/docs/whitelabel/',
+          helpful: 1,
+          notHelpful: 1,
+          comments: [expect.objectContaining({ helpful: false, comment: 'Missing a brand config example' })],
+        },
+      ]);
+      const everyone = await insights(store, { from: daysAgo(7), to: new Date(Date.now() + 1000), pages: [] });
+      expect(everyone.views.total).toBe(4);
+      expect(everyone.searches.failed.map((f) => f.query)).toEqual(['drm on tizen', 'jenkins']);
+      expect(everyone.demo).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the embedded database folder', () => {
+  it('is refused to a second portal while the first holds it, and free again once closed', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabase } = await import('./database.js');
+    const dataDir = await mkdtemp(join(tmpdir(), 'portal-lock-'));
+    // Another live process holds it (this test's parent stands in for one).
+    await writeFile(join(dataDir, 'portal.lock'), String(process.ppid));
+    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(
+      `the data folder ${dataDir} is in use by another portal (process ${process.ppid}); stop it, or give this one its own DATA_DIR`,
+    );
+    // A lock left by a process that has ended is taken over.
+    await writeFile(join(dataDir, 'portal.lock'), '2147483646');
+    const db = await openDatabase({ kind: 'pglite', dataDir });
+    await db.close();
+    const again = await openDatabase({ kind: 'pglite', dataDir });
+    await again.close();
+  });
+});

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadSite } from '../site.js';
+import { freshDatabase } from '../test/databases.js';
+import { makeTestSite } from '../test/test-site.js';
+import type { Database } from './database.js';
+import { seedDemoActivity } from './demo.js';
+import { insights } from './insights.js';
+import { migrate } from './migrations.js';
+
+describe('the demo activity of npm start', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await freshDatabase('pglite');
+    await migrate(db);
+  });
+  afterAll(() => db.close());
+
+  it('fills thirty days of reading, searching and ratings, all marked as demo data, once', async () => {
+    const site = await loadSite(await makeTestSite());
+    const log = { info: () => undefined };
+    await seedDemoActivity(db, site, log);
+    const count = async (): Promise<number> =>
+      (await db.query<{ n: number }>('select count(*)::int as n from audit_events'))[0]?.n ?? 0;
+    const first = await count();
+    expect(first).toBeGreaterThan(100);
+    const [notDemo] = await db.query<{ n: number }>(
+      'select (select count(*) from audit_events where not demo) + (select count(*) from search_events where not demo) + (select count(*) from page_feedback where not demo) as n',
+    );
+    expect(Number(notDemo?.n)).toBe(0);
+    await seedDemoActivity(db, site, log);
+    expect(await count()).toBe(first);
+    const summary = await insights(db, {
+      group: 'partner',
+      from: new Date(Date.now() - 31 * 86_400_000),
+      to: new Date(Date.now() + 1000),
+      pages: site.pages.filter((page) => page.access === 'private').map((page) => page.url),
+    });
+    expect(summary.demo).toBe(true);
+    expect(summary.views.total).toBeGreaterThan(20);
+    expect(summary.searches.withoutResults).toBeGreaterThan(0);
+    // Partners read partner pages only, in the demo as in life.
+    for (const row of summary.mostRead) expect(row.path).not.toMatch(/frontend-guidelines/);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Events written off the request path, in batches. A request only puts its event in a
+ * bounded queue; a timer writes what is queued, a batch at a time. When the database
+ * cannot be reached the events wait in the queue and the writes retry with a growing
+ * delay; when the queue is full, new events are dropped, counted and logged, and pages
+ * keep being served. Recording resumes by itself when the database is back.
+ */
+export interface RecorderOptions<T> {
+  /** Writes one batch; throws when it could not (the batch is kept and retried). */
+  write: (batch: T[]) => Promise<void>;
+  /** Most events held while the database cannot be reached. */
+  limit?: number;
+  batchSize?: number;
+  intervalMs?: number;
+  /** Longest wait between retries while the database is down. */
+  maxBackoffMs?: number;
+  log: {
+    warn(object: Record<string, unknown>, message: string): void;
+    info(object: Record<string, unknown>, message: string): void;
+  };
+  /** Named in the log lines. */
+  name: string;
+}
+
+export interface RecorderStats {
+  queued: number;
+  written: number;
+  dropped: number;
+  failedWrites: number;
+}
+
+export class EventRecorder<T> {
+  private queue: T[] = [];
+  private written = 0;
+  private dropped = 0;
+  private failedWrites = 0;
+  private flushing: Promise<void> | null = null;
+  private retryAt = 0;
+  private backoffMs = 0;
+  private lastDropLog = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: RecorderOptions<T>) {
+    this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  record(event: T): void {
+    if (this.queue.length >= (this.options.limit ?? 10_000)) {
+      this.dropped += 1;
+      const now = Date.now();
+      if (now - this.lastDropLog > 10_000) {
+        this.lastDropLog = now;
+        this.options.log.warn(
+          { recorder: this.options.name, dropped: this.dropped, queued: this.queue.length },
+          'event queue full while the database cannot be reached: new events are dropped',
+        );
+      }
+      return;
+    }
+    this.queue.push(event);
+    if (this.queue.length >= (this.options.batchSize ?? 500)) void this.flush();
+  }
+
+  /** Writes everything queued now (unless a retry is not due yet); resolves when done or failed. */
+  flush(force = false): Promise<void> {
+    this.flushing ??= this.drain(force).finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async drain(force: boolean): Promise<void> {
+    if (!force && Date.now() < this.retryAt) return;
+    const size = this.options.batchSize ?? 500;
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, size);
+      try {
+        await this.options.write(batch);
+      } catch (error) {
+        this.failedWrites += 1;
+        this.backoffMs = Math.min(
+          this.backoffMs === 0 ? 1000 : this.backoffMs * 2,
+          this.options.maxBackoffMs ?? 30_000,
+        );
+        this.retryAt = Date.now() + this.backoffMs;
+        if (this.failedWrites === 1 || this.backoffMs === (this.options.maxBackoffMs ?? 30_000))
+          this.options.log.warn(
+            { recorder: this.options.name, queued: this.queue.length, err: (error as Error).message },
+            'cannot write events to the database; keeping them and retrying',
+          );
+        return;
+      }
+      this.queue.splice(0, batch.length);
+      this.written += batch.length;
+      if (this.backoffMs > 0) {
+        this.options.log.info({ recorder: this.options.name, dropped: this.dropped }, 'writing events again');
+        this.backoffMs = 0;
+        this.retryAt = 0;
+      }
+    }
+  }
+
+  get stats(): RecorderStats {
+    return { queued: this.queue.length, written: this.written, dropped: this.dropped, failedWrites: this.failedWrites };
+  }
+
+  /** Stops the timer and writes what is left, once. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush(true);
+  }
+}

@@ -1,0 +1,338 @@
+// Build step: every content page of the site as clean Markdown, for coding assistants and
+// for readers who copy a page: `/docs/layout-engine/` → `/docs/layout-engine.md`. Made
+// from the page's source (front matter title and description on top; admonitions as
+// quotes, tabs as headed sections, other MDX components unwrapped, imports and expressions
+// dropped, code blocks kept with their language, links to other pages as their `.md`), plus
+// the `llms.txt` fragments of each access unit, which the gate puts together per reader.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+
+import type { Blockquote, Heading, Paragraph, Root, RootContent, Text } from 'mdast';
+import remarkDirective from 'remark-directive';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkMdx from 'remark-mdx';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+
+import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
+
+import { markdownUrl } from './markdown-urls.js';
+
+const ADMONITIONS: Record<string, string> = {
+  note: 'Note',
+  tip: 'Tip',
+  info: 'Info',
+  warning: 'Warning',
+  caution: 'Caution',
+  danger: 'Danger',
+  important: 'Important',
+};
+
+interface Node {
+  type: string;
+  name?: string | null;
+  children?: Node[];
+  attributes?: { type: string; name?: string; value?: unknown }[];
+  data?: { directiveLabel?: boolean };
+  url?: string;
+  alt?: string | null;
+  depth?: number;
+}
+
+const text = (value: string): Text => ({ type: 'text', value });
+
+function attribute(node: Node, name: string): string | null {
+  const found = node.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === name);
+  return typeof found?.value === 'string' ? found.value : null;
+}
+
+/**
+ * Rewrites the children of `parent` in place into plain Markdown: what an MDX component
+ * means in text, what a directive means, links to other pages as their `.md`.
+ */
+function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) => string | null): void {
+  const out: Node[] = [];
+  let depth = headingDepth;
+  for (const node of parent.children ?? []) {
+    if (node.type === 'heading') depth = node.depth ?? depth;
+    switch (node.type) {
+      case 'yaml':
+      case 'mdxjsEsm':
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression':
+        continue;
+      case 'containerDirective': {
+        const kind = node.name ?? '';
+        const children = [...(node.children ?? [])];
+        const labelIndex = children.findIndex((child) => child.data?.directiveLabel);
+        const label = labelIndex >= 0 ? children.splice(labelIndex, 1)[0] : null;
+        const title = label
+          ? (label.children ?? []).map((child) => (child as unknown as Text).value ?? '').join('')
+          : (ADMONITIONS[kind] ?? kind);
+        const quote: Node = { type: 'blockquote', children };
+        rewrite(quote, depth, resolveLink);
+        const first = quote.children?.[0];
+        const strong = { type: 'strong', children: [text(`${title}:`)] } as unknown as Node;
+        if (first?.type === 'paragraph')
+          first.children = [strong, text(' ') as unknown as Node, ...(first.children ?? [])];
+        else quote.children = [{ type: 'paragraph', children: [strong] }, ...(quote.children ?? [])];
+        out.push(quote);
+        continue;
+      }
+      case 'leafDirective':
+      case 'textDirective': {
+        rewrite(node, depth, resolveLink);
+        out.push(...(node.children ?? []));
+        continue;
+      }
+      case 'mdxJsxFlowElement':
+      case 'mdxJsxTextElement': {
+        if (node.name === 'TabItem') {
+          const label = attribute(node, 'label') ?? attribute(node, 'value') ?? 'Tab';
+          const heading: Heading = {
+            type: 'heading',
+            depth: Math.min(depth + 1, 6) as Heading['depth'],
+            children: [text(label)],
+          };
+          out.push(heading as unknown as Node);
+          rewrite(node, depth + 1, resolveLink);
+          out.push(...(node.children ?? []));
+          continue;
+        }
+        rewrite(node, depth, resolveLink);
+        out.push(...(node.children ?? []));
+        continue;
+      }
+      case 'image':
+      case 'imageReference': {
+        // The image itself is not in the Markdown; what it shows is.
+        if (node.alt) out.push({ type: 'emphasis', children: [text(`Image: ${node.alt}`) as unknown as Node] });
+        continue;
+      }
+      case 'link': {
+        const resolved = node.url ? resolveLink(node.url) : null;
+        if (resolved !== null) node.url = resolved;
+        rewrite(node, depth, resolveLink);
+        out.push(node);
+        continue;
+      }
+      default:
+        if (node.children) rewrite(node, depth, resolveLink);
+        out.push(node);
+    }
+  }
+  // A paragraph whose JSX wrapper was unwrapped can hold block content; flatten one level.
+  parent.children = out.flatMap((node) =>
+    node.type === 'paragraph' &&
+    node.children?.some((child) => ['paragraph', 'blockquote', 'list', 'code', 'heading'].includes(child.type))
+      ? node.children
+      : [node],
+  );
+}
+
+export interface MarkdownPage {
+  /** The page's route as the site serves it (`/docs/layout-engine/`). */
+  permalink: string;
+  title: string;
+  description: string;
+  /** The source, or null for a page made from data (a generated category index). */
+  markdown: string;
+}
+
+/** A source file's Markdown, clean: title and description first, then the body. */
+export function toCleanMarkdown(
+  source: string,
+  page: { title: string; description?: string | null; mdx: boolean },
+  resolveLink: (url: string) => string | null = () => null,
+): string {
+  const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
+  if (page.mdx) processor.use(remarkMdx);
+  const tree = processor.parse(source) as Root;
+  rewrite(tree as unknown as Node, 1, resolveLink);
+  const children = tree.children as RootContent[];
+  // A page that writes its own title as its first heading keeps it; otherwise the title leads.
+  const ownTitle = children[0]?.type === 'heading' && (children[0] as Heading).depth === 1;
+  const head: RootContent[] = [];
+  if (!ownTitle) head.push({ type: 'heading', depth: 1, children: [text(page.title)] });
+  if (page.description) {
+    const quote: Blockquote = {
+      type: 'blockquote',
+      children: [{ type: 'paragraph', children: [text(page.description)] } as Paragraph],
+    };
+    head.push(quote);
+  }
+  const document: Root = {
+    type: 'root',
+    children: ownTitle ? [children[0] as RootContent, ...head, ...children.slice(1)] : [...head, ...children],
+  };
+  return unified()
+    .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_' })
+    .use(remarkGfm)
+    .stringify(document);
+}
+
+interface DocsMetadata {
+  permalink: string;
+  source: string;
+  title: string;
+  description: string;
+}
+
+async function jsonFiles<T>(dir: string, pattern: RegExp): Promise<T[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return Promise.all(
+    names
+      .filter((name) => pattern.test(name))
+      .map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as T),
+  );
+}
+
+type SidebarItem =
+  | { type: 'link'; href: string; label: string; docId?: string }
+  | { type: 'category'; label: string; href?: string; items: SidebarItem[] }
+  | { type: 'html' };
+
+function findCategory(items: SidebarItem[], href: string): Extract<SidebarItem, { type: 'category' }> | null {
+  for (const item of items) {
+    if (item.type !== 'category') continue;
+    if (item.href === href) return item;
+    const found = findCategory(item.items, href);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Writes the `.md` of every doc, blog post, Markdown page and generated category page into
+ * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them.
+ */
+export async function writeMarkdownPages(buildDir: string, generatedDir: string): Promise<MarkdownPage[]> {
+  const siteDir = dirname(generatedDir);
+  const docs = await jsonFiles<DocsMetadata>(
+    join(generatedDir, 'docusaurus-plugin-content-docs', 'default'),
+    /^site-.*\.json$/,
+  );
+  const posts = await jsonFiles<DocsMetadata>(
+    join(generatedDir, 'docusaurus-plugin-content-blog', 'default'),
+    /^site-.*\.json$/,
+  );
+  const pages = await jsonFiles<DocsMetadata & { type?: string }>(
+    join(generatedDir, 'docusaurus-plugin-content-pages', 'default'),
+    /^site-.*\.json$/,
+  );
+  const sources = [
+    ...docs,
+    ...posts,
+    ...pages.filter((page) => page.source.endsWith('.md') || page.source.endsWith('.mdx')),
+  ];
+  const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
+  const bySource = new Map(sources.map((entry) => [absolute(entry.source), entry]));
+  const written: MarkdownPage[] = [];
+
+  const store = async (page: MarkdownPage): Promise<void> => {
+    const file = join(buildDir, markdownUrl(page.permalink));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, page.markdown);
+    written.push(page);
+  };
+
+  for (const entry of sources) {
+    const file = absolute(entry.source);
+    const resolveLink = (url: string): string | null => {
+      if (/^[a-z][a-z+.-]*:|^\/\/|^#/i.test(url)) return null;
+      const [path, hash] = url.split('#', 2);
+      if (!path || !/\.mdx?$/.test(path)) return null;
+      const target = bySource.get(resolve(dirname(file), decodeURIComponent(path)));
+      return target ? `${markdownUrl(target.permalink)}${hash ? `#${hash}` : ''}` : null;
+    };
+    const markdown = toCleanMarkdown(
+      await readFile(file, 'utf8'),
+      { title: entry.title, description: entry.description, mdx: file.endsWith('.mdx') },
+      resolveLink,
+    );
+    await store({ permalink: entry.permalink, title: entry.title, description: entry.description, markdown });
+  }
+
+  // Generated category pages: their title, description and the pages they list.
+  const props = join(generatedDir, 'docusaurus-plugin-content-docs', 'default', 'p');
+  const all = await jsonFiles<{
+    categoryGeneratedIndex?: { title: string; description?: string; permalink: string };
+    version?: { docsSidebars: Record<string, SidebarItem[]> };
+  }>(props, /\.json$/);
+  const sidebars = all.find((prop) => prop.version)?.version?.docsSidebars ?? {};
+  const docByPermalink = new Map(docs.map((doc) => [doc.permalink, doc]));
+  for (const prop of all) {
+    const category = prop.categoryGeneratedIndex;
+    if (!category) continue;
+    const items =
+      Object.values(sidebars)
+        .map((sidebar) => findCategory(sidebar, category.permalink))
+        .find(Boolean)?.items ?? [];
+    const lines = items.flatMap((item) => {
+      if (item.type === 'html') return [];
+      const href = item.type === 'link' ? item.href : item.href;
+      if (!href) return [];
+      const doc = docByPermalink.get(href);
+      // Only the descriptions of pages every reader of this page may read (the same rule as the cards).
+      const described =
+        doc && JSON.stringify(readersOf(doc.permalink)) === JSON.stringify(readersOf(category.permalink));
+      return [`- [${item.label}](${markdownUrl(href)})${described && doc.description ? `: ${doc.description}` : ''}`];
+    });
+    const markdown = `# ${category.title}\n\n${category.description ? `> ${category.description}\n\n` : ''}${lines.join('\n')}\n`;
+    await store({
+      permalink: category.permalink,
+      title: category.title,
+      description: category.description ?? '',
+      markdown,
+    });
+  }
+  return written;
+}
+
+/** The heading a page is listed under in `llms.txt`: its section's label. */
+function sectionLabel(permalink: string): { order: number; label: string } {
+  const section = sectionOf(permalink);
+  if (section === 'public') return { order: -1, label: 'Open to everyone' };
+  const index = policy.sections.findIndex((s) => s.name === section);
+  return { order: index, label: policy.sections[index]?.label ?? 'Other' };
+}
+
+/** Where an access unit's `llms.txt` fragments go: `llms/<unit>/index.md` and `llms/<unit>/full.md`. */
+export const llmsDir = (unit: string): string => `llms/${unit}`;
+
+/**
+ * Writes, per access unit, the `llms.txt` entries (title, `.md` link, description, by
+ * section) and the full text of the pages whose readers are exactly that unit's. The gate
+ * serves `/llms.txt` and `/llms-full.txt` as the fragments of the units a reader may read.
+ */
+export async function writeLlmsFragments(buildDir: string, pages: readonly MarkdownPage[]): Promise<void> {
+  for (const unit of accessUnits()) {
+    const mine = pages
+      .filter((page) => {
+        const readers = readersOf(page.permalink);
+        return readers !== null && unitId(readers) === unit.id;
+      })
+      .map((page) => ({ page, section: sectionLabel(page.permalink) }))
+      .sort((a, b) => a.section.order - b.section.order || a.page.permalink.localeCompare(b.page.permalink));
+    const sections = new Map<string, string[]>();
+    for (const { page, section } of mine) {
+      const line = `- [${page.title}](${markdownUrl(page.permalink)})${page.description ? `: ${page.description}` : ''}`;
+      sections.set(section.label, [...(sections.get(section.label) ?? []), line]);
+    }
+    const index = [...sections].map(([label, lines]) => `## ${label}\n\n${lines.join('\n')}\n`).join('\n');
+    const full = mine
+      .map(({ page }) => `${page.markdown.trim()}\n\nSource: ${markdownUrl(page.permalink)}\n`)
+      .join('\n---\n\n');
+    const dir = join(buildDir, llmsDir(unit.id));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'index.md'), index);
+    await writeFile(join(dir, 'full.md'), full);
+  }
+}

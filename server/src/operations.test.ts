@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
+import { ORIGIN, signInCookie, testApp } from './test/harness.js';
+import type { EmulatorReaders } from './test/readers.js';
+import { makeTestSite } from './test/test-site.js';
+
+async function ready(app: FastifyInstance): Promise<void> {
+  for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+describe('operations', () => {
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+
+  beforeAll(async () => {
+    ({ app, readers } = await testApp(await makeTestSite()));
+    await ready(app);
+  });
+  afterAll(() => app.close());
+
+  it('/readyz checks the manifest, the identity service, the database and the shared state', async () => {
+    const response = await app.inject({ url: '/readyz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ready',
+      checks: { manifest: true, identity: true, database: true, redis: true },
+      redis: 'memory',
+    });
+  });
+
+  it('/metrics counts requests by access class and status, and session-cache hits, for this machine only', async () => {
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
+    await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
+    await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
+    await app.inject({ url: '/docs/' });
+    const metrics = await app.inject({ url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toMatch(/portal_http_requests_total\{class="private",status="200"\} [2-9]/);
+    expect(metrics.body).toMatch(/portal_http_requests_total\{class="public",status="200"\} [1-9]/);
+    expect(metrics.body).toMatch(/portal_session_checks_total\{result="hit"\} [1-9]/);
+    expect(metrics.body).toContain('portal_http_request_duration_seconds_bucket');
+    expect(metrics.body).toContain('portal_audit_dropped_events_total 0');
+    // Through a proxy, or from another machine, there is nothing here.
+    expect((await app.inject({ url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/metrics', remoteAddress: '10.1.2.3' })).statusCode).toBe(404);
+  });
+
+  it('/metrics with METRICS_TOKEN wants it as a bearer token', async () => {
+    const { app: guarded } = await testApp(await makeTestSite(), { METRICS_TOKEN: 'scrape-me-please-1234' });
+    try {
+      expect((await guarded.inject({ url: '/metrics' })).statusCode).toBe(404);
+      const ok = await guarded.inject({
+        url: '/metrics',
+        remoteAddress: '10.1.2.3',
+        headers: { authorization: 'Bearer scrape-me-please-1234' },
+      });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('names every request: the proxy’s X-Request-Id, or one of its own', async () => {
+    expect((await app.inject({ url: '/', headers: { 'x-request-id': 'lb-7f3a' } })).headers['x-request-id']).toBe(
+      'lb-7f3a',
+    );
+    expect((await app.inject({ url: '/' })).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('replicas sharing Redis', () => {
+  let redis: RunningRedis;
+  let one: FastifyInstance;
+  let two: FastifyInstance;
+  let readers: EmulatorReaders;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const site = await makeTestSite();
+    // A long verification cache, so only the broadcast can end a session on the other replica in time.
+    const env = { REDIS_URL: redis.url, SESSION_CACHE_TTL_SECONDS: '60', SESSION_RATE_LIMIT: '4' };
+    ({ app: one, readers } = await testApp(site, env));
+    ({ app: two } = await testApp(site, env));
+    await ready(one);
+    await ready(two);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await redis?.stop();
+  });
+
+  const attempt = (app: FastifyInstance) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { origin: ORIGIN },
+      payload: { idToken: 'x' },
+      remoteAddress: '198.51.100.4',
+    });
+
+  it('share one session: made on one, read on both; a logout on one ends it on both at once', async () => {
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(one, await readers.signIn(account.email, account.password));
+    expect((await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    await one.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+    // `two` had the session cached for a minute; the broadcast dropped it.
+    await expect
+      .poll(async () => (await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode, {
+        timeout: 1000,
+      })
+      .toBe(302);
+  });
+
+  it("end a disabled reader's session on every replica within a second", async () => {
+    const admin = await readers.create({ groups: ['admin'] });
+    const adminCookie = await signInCookie(one, await readers.signIn(admin.email, admin.password));
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(two, await readers.signIn(account.email, account.password));
+    expect((await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    const disabled = await one.inject({
+      method: 'POST',
+      url: `/api/admin/readers/${account.uid}/disable`,
+      headers: { cookie: adminCookie, origin: ORIGIN },
+    });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    const started = Date.now();
+    await expect
+      .poll(async () => (await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode, {
+        timeout: 1000,
+      })
+      .toBe(302);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('count the sign-in limit together', async () => {
+    const statuses = [];
+    for (const app of [one, two, one, two, one, two]) statuses.push((await attempt(app)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+
+  it('keep working from their own memory while Redis is down, and share again when it is back', async () => {
+    await redis.pause();
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(one, await readers.signIn(account.email, account.password));
+    expect((await one.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    expect((await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    expect((await one.inject({ url: '/readyz' })).json()).toMatchObject({ checks: { redis: false } });
+    await redis.resume();
+    await expect
+      .poll(async () => (await one.inject({ url: '/readyz' })).json().checks.redis, { timeout: 15_000 })
+      .toBe(true);
+    await one.inject({ method: 'POST', url: '/api/logout', headers: { cookie, origin: ORIGIN } });
+    await expect
+      .poll(async () => (await two.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode, {
+        timeout: 3000,
+      })
+      .toBe(302);
+  });
+});

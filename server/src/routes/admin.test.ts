@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+
+import type { FastifyInstance } from 'fastify';
+import { Auth } from 'firebase-admin/auth';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+
+import { startPostgres, type RunningPostgres } from '../../../scripts/postgres.mjs';
+import { ORIGIN, signInCookie, testApp } from '../test/harness.js';
+import type { EmulatorReaders } from '../test/readers.js';
+import { makeTestSite } from '../test/test-site.js';
+
+/** A new database on the test run's PostgreSQL cluster; its URL. */
+async function postgresDatabase(): Promise<string> {
+  const base = inject('postgresUrl');
+  const name = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  return base.replace(/\/[^/]+$/, `/${name}`);
+}
+
+/** Waits until the gate's store has applied its schema (it does so at start, off the request path). */
+async function storeReady(app: FastifyInstance): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    if ((await app.inject({ url: '/healthz' })).json().store.ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the store never became ready');
+}
+
+interface Json {
+  [key: string]: unknown;
+}
+
+describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (kind) => {
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+  let admin: string;
+  let siteDir: string;
+
+  beforeAll(async () => {
+    siteDir = await makeTestSite();
+    const env: Record<string, string> = kind === 'postgres' ? { DATABASE_URL: await postgresDatabase() } : {};
+    ({ app, readers } = await testApp(siteDir, env));
+    const account = await readers.create({ groups: ['admin'] });
+    admin = await signInCookie(app, await readers.signIn(account.email, account.password));
+    // The schema is applied at start, off the request path.
+    await storeReady(app);
+  });
+  afterAll(() => app.close());
+
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    cookie: string | null,
+    payload?: unknown,
+    origin: string | null = ORIGIN,
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}) },
+      ...(payload === undefined ? {} : { payload: payload as Json }),
+    });
+
+  const flush = async (): Promise<void> => {
+    // Events are written off the request path, within a second; wait for them.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+  };
+
+  const trail = async (query: string): Promise<Json[]> => {
+    await flush();
+    const response = await call('GET', `/api/admin/audit?${query}`, admin);
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json() as { events: Json[] }).events;
+  };
+
+  it('lets an administrator invite a reader with a password link; the reader signs in with their groups', async () => {
+    const email = `invited-${randomUUID().slice(0, 8)}@partner.example`;
+    const invited = await call('POST', '/api/admin/invitations', admin, {
+      email,
+      groups: ['partner'],
+      method: 'password',
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const { account, passwordLink } = invited.json() as { account: Json; passwordLink: string };
+    expect(account).toMatchObject({ email, groups: ['partner'], claimedGroups: ['partner'], disabled: false });
+    expect(passwordLink).toMatch(/mode=resetPassword.*oobCode=/);
+    // The emulator's link sets the password given as a parameter (a real project shows a form).
+    expect((await fetch(`${passwordLink}&newPassword=first-light-42`)).status).toBe(200);
+    const cookie = await signInCookie(app, await readers.signIn(email, 'first-light-42'));
+    expect((await app.inject({ url: '/api/session', headers: { cookie } })).json()).toEqual({
+      email,
+      groups: ['partner'],
+    });
+    const listed = await call(
+      'GET',
+      `/api/admin/readers?q=${encodeURIComponent(email.slice(0, 12).toUpperCase())}`,
+      admin,
+    );
+    expect((listed.json() as { readers: Json[] }).readers.map((r) => r.email)).toEqual([email]);
+    const events = await trail(`reader=${encodeURIComponent(email)}&kind=admin.invite,session.started`);
+    expect(events.map((event) => event.kind)).toEqual(['session.started', 'admin.invite']);
+    expect(events[1]).toMatchObject({
+      subjectEmail: email,
+      detail: { method: 'password', after: { groups: ['partner'] } },
+    });
+  });
+
+  it('invites a reader who will sign in with another provider: the groups come at their first sign-in', async () => {
+    const email = `octo-${randomUUID().slice(0, 8)}@github.example`;
+    expect(
+      (await call('POST', '/api/admin/invitations', admin, { email, groups: ['partner'], method: 'provider' }))
+        .statusCode,
+    ).toBe(201);
+    const listed = (await call('GET', '/api/admin/readers', admin)).json() as { invitations: Json[] };
+    expect(listed.invitations).toContainEqual(expect.objectContaining({ email, groups: ['partner'] }));
+    // The reader's own account (a verified address, as GitHub's are when Firebase says so) has no group yet…
+    const reader = await readers.create({ groups: [], email });
+    // …and gets the invitation's at the first sign-in.
+    const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+    expect((await app.inject({ url: '/api/session', headers: { cookie } })).json()).toEqual({
+      email,
+      groups: ['partner'],
+    });
+    const events = await trail(`reader=${encodeURIComponent(email)}&kind=invitation.accepted`);
+    expect(events).toHaveLength(1);
+  });
+
+  it('does not hand an invitation to an address nobody vouched for', async () => {
+    const email = `claimed-${randomUUID().slice(0, 8)}@github.example`;
+    await call('POST', '/api/admin/invitations', admin, { email, groups: ['staff'], method: 'provider' });
+    const impostor = await readers.create({ groups: [], email, emailVerified: false });
+    const response = await call('POST', '/api/session', null, {
+      idToken: await readers.signIn(impostor.email, impostor.password),
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'no-access' });
+  });
+
+  it('changes groups, disables, enables and removes a reader, each in the trail with before and after', async () => {
+    const reader = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+    const groups = await call('PUT', `/api/admin/readers/${reader.uid}/groups`, admin, {
+      groups: ['partner', 'staff'],
+    });
+    expect(groups.statusCode, groups.body).toBe(200);
+    expect(groups.json()).toMatchObject({ before: { groups: ['partner'] }, after: { groups: ['staff', 'partner'] } });
+    // This server drops the reader's cached session at once: the new group opens its pages now.
+    expect((await app.inject({ url: '/docs/frontend-guidelines/GitFlow', headers: { cookie } })).statusCode).toBe(200);
+    expect((await call('POST', `/api/admin/readers/${reader.uid}/disable`, admin)).json()).toMatchObject({
+      after: { disabled: true },
+    });
+    expect((await app.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(302);
+    expect((await call('POST', `/api/admin/readers/${reader.uid}/enable`, admin)).json()).toMatchObject({
+      after: { disabled: false },
+    });
+    expect((await call('DELETE', `/api/admin/readers/${reader.uid}`, admin)).statusCode).toBe(204);
+    expect((await call('GET', `/api/admin/readers?q=${encodeURIComponent(reader.email)}`, admin)).json()).toMatchObject(
+      {
+        total: 0,
+      },
+    );
+    const events = await trail(`reader=${reader.uid}`);
+    expect(events.map((event) => event.kind)).toEqual([
+      'admin.remove',
+      'admin.enable',
+      'session.ended',
+      'admin.disable',
+      'page.view',
+      'admin.groups',
+      'session.started',
+    ]);
+    expect(events.find((event) => event.kind === 'admin.groups')).toMatchObject({
+      actorEmail: expect.stringMatching(/@readers\.example$/),
+      subjectUid: reader.uid,
+      detail: { before: { groups: ['partner'] }, after: { groups: ['staff', 'partner'] } },
+    });
+    expect(events.find((event) => event.kind === 'session.ended')).toMatchObject({ detail: { code: 'disabled' } });
+    expect(events.find((event) => event.kind === 'page.view')).toMatchObject({
+      // The page's own URL, as the build names it.
+      path: '/docs/frontend-guidelines/GitFlow/',
+      groups: ['staff', 'partner'],
+      clientIp: null,
+    });
+  });
+
+  it('records sign-ins refused, logouts and failed searches, and exports the trail as CSV and JSON', async () => {
+    const stranger = await readers.create({ groups: [] });
+    await call('POST', '/api/session', null, { idToken: await readers.signIn(stranger.email, stranger.password) });
+    const reader = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+    expect(
+      (await call('POST', '/api/search-events', cookie, { query: 'chromecast sender', results: 0 })).statusCode,
+    ).toBe(202);
+    await call('POST', '/api/logout', cookie);
+    const refused = await trail(`reader=${encodeURIComponent(stranger.email)}`);
+    expect(refused).toEqual([expect.objectContaining({ kind: 'session.refused', detail: { code: 'no-access' } })]);
+    expect((await trail(`reader=${reader.uid}&kind=session.logout`)).length).toBe(1);
+    const csv = await call('GET', `/api/admin/audit?reader=${reader.uid}&format=csv`, admin);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="audit-.*\.csv"$/);
+    const lines = csv.body.trim().split('\n');
+    expect(lines[0]).toBe('id,at,kind,actorEmail,actorUid,subjectEmail,subjectUid,path,groups,detail,clientIp,demo');
+    expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual(['session.logout', 'session.started']);
+    const json = await call('GET', `/api/admin/audit?reader=${reader.uid}&format=json`, admin);
+    expect((JSON.parse(json.body) as Json[]).map((event) => event.kind)).toEqual(['session.logout', 'session.started']);
+    const insights = await call('GET', '/api/admin/insights?group=partner&days=7', admin);
+    expect(insights.json()).toMatchObject({
+      searches: { failed: expect.arrayContaining([expect.objectContaining({ query: 'chromecast sender' })]) },
+    });
+  });
+
+  it('refuses bad input with a reason and changes nothing', async () => {
+    for (const [payload, reason] of [
+      [{ email: 'not-an-address', groups: ['partner'], method: 'password' }, /email/],
+      [{ email: 'a@b.example', groups: ['wizards'], method: 'password' }, /groups/],
+      [{ email: 'a@b.example', groups: [], method: 'password' }, /groups/],
+      [{ email: 'a@b.example', groups: ['partner'], method: 'password', admin: true }, /additional/],
+      [{ email: 'a@b.example', groups: ['partner'] }, /method/],
+    ] as const) {
+      const response = await call('POST', '/api/admin/invitations', admin, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect((response.json() as { error: string }).error).toMatch(reason);
+    }
+    expect(
+      (await call('PUT', '/api/admin/readers/no-such-uid/groups', admin, { groups: ['partner'] })).statusCode,
+    ).toBe(404);
+    expect((await call('GET', '/api/admin/audit?kind=page.peek', admin)).json()).toEqual({
+      error: expect.stringMatching(/^"page.peek" is not a kind of event/),
+    });
+    const existing = await readers.create({ groups: ['partner'] });
+    const again = await call('POST', '/api/admin/invitations', admin, {
+      email: existing.email,
+      groups: ['staff'],
+      method: 'password',
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('leaves no account behind when an invitation fails halfway', async () => {
+    const email = `halfway-${randomUUID().slice(0, 8)}@partner.example`;
+    // The real identity service, failing on the last step (the password link), after the account was made.
+    const spy = vi
+      .spyOn(Auth.prototype, 'generatePasswordResetLink')
+      .mockRejectedValueOnce(new Error('The identity service hung up'));
+    try {
+      const response = await call('POST', '/api/admin/invitations', admin, {
+        email,
+        groups: ['partner'],
+        method: 'password',
+      });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: 'The change could not be made; nothing was changed' });
+    } finally {
+      spy.mockRestore();
+    }
+    await expect(readers.signIn(email, 'anything-at-all')).rejects.toThrow(/EMAIL_NOT_FOUND|INVALID_LOGIN_CREDENTIALS/);
+    const listed = await call('GET', `/api/admin/readers?q=${encodeURIComponent(email)}`, admin);
+    expect((listed.json() as { total: number }).total).toBe(0);
+  });
+
+  describe('is closed to everyone but administrators', () => {
+    const routes: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown][] = [
+      ['GET', '/api/admin/readers'],
+      ['POST', '/api/admin/invitations', { email: 'x@y.example', groups: ['partner'], method: 'password' }],
+      ['DELETE', '/api/admin/invitations/x@y.example'],
+      ['PUT', '/api/admin/readers/demo-reader/groups', { groups: ['partner'] }],
+      ['POST', '/api/admin/readers/demo-reader/disable'],
+      ['POST', '/api/admin/readers/demo-reader/enable'],
+      ['DELETE', '/api/admin/readers/demo-reader'],
+      ['GET', '/api/admin/audit'],
+      ['GET', '/api/admin/audit?format=csv'],
+      ['GET', '/api/admin/insights'],
+    ];
+
+    it.each(routes)('%s %s: anonymous 401, staff and partner 403, another origin 403', async (method, url, payload) => {
+      const staff = await readers.create({ groups: ['staff'] });
+      const partner = await readers.create({ groups: ['partner'] });
+      const staffCookie = await signInCookie(app, await readers.signIn(staff.email, staff.password));
+      const partnerCookie = await signInCookie(app, await readers.signIn(partner.email, partner.password));
+      expect((await call(method, url, null, payload)).statusCode).toBe(401);
+      for (const cookie of [staffCookie, partnerCookie]) {
+        const response = await call(method, url, cookie, payload);
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toEqual({ error: 'Administrators only' });
+      }
+      if (method !== 'GET') {
+        const crossSite = await call(method, url, admin, payload, 'https://evil.example');
+        expect(crossSite.statusCode).toBe(403);
+        expect(crossSite.json()).toEqual({ error: 'Cross-origin requests are not allowed' });
+      }
+    });
+
+    it('serves the admin page itself to administrators only', async () => {
+      // The miniature site has no /admin page: the policy's answer is what counts.
+      const { canRead } = await import('@portal/access');
+      expect(canRead(['staff'], '/admin')).toBe(false);
+      expect(canRead(['admin'], '/admin')).toBe(true);
+    });
+  });
+});
+
+describe('when the database stops mid-run', () => {
+  let postgres: RunningPostgres;
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    ({ app, readers } = await testApp(await makeTestSite(), { DATABASE_URL: postgres.url, AUDIT_QUEUE_LIMIT: '10' }));
+    await storeReady(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    await postgres.stop();
+  });
+
+  it('keeps serving pages, counts the events it had to drop, and records again when it is back', async () => {
+    const reader = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
+    const stats = async (): Promise<{ queued: number; written: number; dropped: number }> =>
+      (await app.inject({ url: '/healthz' })).json().store.audit;
+    await expect.poll(async () => (await stats()).written).toBeGreaterThan(0);
+    postgres.pause();
+    for (let i = 0; i < 25; i++) {
+      const page = await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+    }
+    await expect.poll(async () => (await stats()).dropped).toBeGreaterThan(0);
+    const during = await stats();
+    expect(during.queued).toBe(10);
+    postgres.resume();
+    await expect.poll(async () => (await stats()).queued, { timeout: 30_000 }).toBe(0);
+    await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      await expect
+        .poll(async () => {
+          const { rows } = await client.query<{ n: number }>(
+            "select count(*)::int as n from audit_events where kind = 'page.view' and actor_uid = $1",
+            [reader.uid],
+          );
+          return rows[0]?.n;
+        })
+        .toBe(11);
+    } finally {
+      await client.end();
+    }
+  });
+});

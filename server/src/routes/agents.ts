@@ -1,0 +1,423 @@
+import { createHash } from 'node:crypto';
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+import { accessUnits, mayRead, policy } from '@portal/access';
+
+import type { Reader } from '../auth/identity.js';
+import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
+import { listTokens } from '../db/tokens.js';
+import { markdownUrl, pageOfMarkdown } from '../manifest/markdown-urls.js';
+import type { SiteFile } from '../site.js';
+import type { GateContext } from './context.js';
+
+/** The gate's context; agents need its tokens and search. */
+export type AgentContext = GateContext;
+
+const SITE_NAME = 'Norigin Developer Docs';
+const SITE_SUMMARY =
+  "Documentation of Norigin Media's TV front-end packages: the player manager with its player and tracking adapters, the UI toolkit, Norigin Spatial Navigation, the layout engine, the whitelabel setup, the reference and demo apps, and the front-end team's guidelines.";
+
+/** How a request to an agent surface proves who it is for. */
+export type AgentCredential =
+  | { kind: 'token'; reader: Reader; tokenId: string }
+  | { kind: 'session'; reader: Reader }
+  | { kind: 'anonymous' }
+  | { kind: 'refused'; status: 401 | 503; error: string };
+
+/** The groups a credential reads with: null for anonymous (public only). */
+export const groupsOf = (credential: AgentCredential): readonly string[] | null =>
+  credential.kind === 'token' || credential.kind === 'session' ? credential.reader.groups : null;
+
+/**
+ * The reader behind an agent request: a personal access token in `Authorization: Bearer`
+ * (never in the URL, never as a cookie), else the session cookie, else anonymous. A
+ * malformed, unknown, expired or revoked token is refused, not taken as anonymous.
+ */
+export async function agentCredential(
+  ctx: AgentContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { sessions = true } = {},
+): Promise<AgentCredential> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const check = match?.[1] ? await ctx.tokens.check(match[1]) : ({ ok: false, reason: 'malformed' } as const);
+    if (!check.ok) {
+      if (check.reason === 'unavailable')
+        return { kind: 'refused', status: 503, error: 'Tokens cannot be checked right now; try again shortly' };
+      return { kind: 'refused', status: 401, error: 'The token is not valid (unknown, expired or revoked)' };
+    }
+    if (check.firstUseToday)
+      ctx.audit(request, {
+        kind: 'token.used',
+        actorUid: check.reader.uid,
+        actorEmail: check.reader.email,
+        groups: check.reader.groups,
+        detail: { token: check.token.id, name: check.token.name },
+      });
+    return { kind: 'token', reader: check.reader, tokenId: check.token.id };
+  }
+  if (!sessions) return { kind: 'anonymous' };
+  const reader = await ctx.readerOf(request, reply);
+  if (reader === 'unavailable') return { kind: 'refused', status: 503, error: 'The sign-in service is not answering' };
+  return reader === 'anonymous' ? { kind: 'anonymous' } : { kind: 'session', reader };
+}
+
+/** One budget per token (or per client address without one). */
+const perToken = (max: number) => ({
+  rateLimit: {
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) =>
+      request.headers.authorization
+        ? `token:${createHash('sha256').update(request.headers.authorization).digest('base64url').slice(0, 22)}`
+        : `ip:${request.ip}`,
+  },
+});
+
+/** The llms.txt fragments a reader may read, in the policy's unit order. */
+function fragments(ctx: AgentContext, groups: readonly string[] | null, which: 'index' | 'full'): string[] {
+  return accessUnits()
+    .filter((unit) => mayRead(groups, unit.readers))
+    .map((unit) => ctx.site.lookup(`/llms/${unit.id}/${which}.md`)?.bodies.identity?.toString('utf8') ?? '')
+    .filter((text) => text.trim() !== '');
+}
+
+/** The Markdown twin of a page, for a path given in any of the usual forms. */
+export function markdownFileFor(ctx: GateContext, path: string): SiteFile | undefined {
+  let pathname = path.trim();
+  try {
+    pathname = new URL(pathname, 'http://portal.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+  if (pageOfMarkdown(pathname) === null) {
+    const page = ctx.site.lookup(pathname);
+    if (!page || page.kind !== 'page') return undefined;
+    pathname = markdownUrl(page.url);
+  }
+  const file = ctx.site.lookup(pathname);
+  return file && pageOfMarkdown(file.url) !== null ? file : undefined;
+}
+
+const readable = (groups: readonly string[] | null, file: SiteFile): boolean =>
+  file.access === 'public' || mayRead(groups, file.groups);
+
+/** The MCP server of one reader: every tool sees exactly what that reader may read. */
+function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): McpServer {
+  const server = new McpServer(
+    { name: 'norigin-developer-docs', version: '1.0.0' },
+    {
+      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, and get a package's newest release notes with latest_changelog. You see the pages that ${reader.email} may read.`,
+    },
+  );
+  const notFound = (path: string) => ({
+    isError: true,
+    // The same words for a page that does not exist and one outside the reader's groups.
+    content: [{ type: 'text' as const, text: `No page at ${path}. Use search_docs or list_sections to find one.` }],
+  });
+
+  server.registerTool(
+    'search_docs',
+    {
+      title: 'Search the documentation',
+      description:
+        'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first.',
+      inputSchema: { query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).optional() },
+    },
+    async ({ query, limit }) => {
+      const results = await ctx.search.search(reader.groups, query, limit ?? 8);
+      const text =
+        results.length === 0
+          ? `No pages match "${query}".`
+          : results.map((r, i) => `${i + 1}. ${r.title} — ${r.url} (Markdown: ${r.mdUrl})\n   ${r.snippet}`).join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: { results } };
+    },
+  );
+
+  server.registerTool(
+    'read_page',
+    {
+      title: 'Read a page',
+      description:
+        'A page of the documentation as Markdown, by its path (/docs/layout-engine/, /docs/layout-engine.md or a full URL).',
+      inputSchema: { path: z.string().min(1).max(2048) },
+    },
+    async ({ path }) => {
+      const file = markdownFileFor(ctx, path);
+      if (!file || !readable(reader.groups, file)) return notFound(path);
+      const page = pageOfMarkdown(file.url) ?? file.url;
+      ctx.audit(request, {
+        kind: 'page.view',
+        actorUid: reader.uid,
+        actorEmail: reader.email,
+        path: ctx.site.lookup(page)?.url ?? page,
+        groups: reader.groups,
+        detail: { via: 'mcp' },
+      });
+      return { content: [{ type: 'text', text: file.bodies.identity?.toString('utf8') ?? '' }] };
+    },
+  );
+
+  server.registerTool(
+    'list_sections',
+    {
+      title: 'List the sections and pages',
+      description: 'Every section you may read, with its pages: title, .md path and one-line description.',
+      inputSchema: {},
+    },
+    async () => ({
+      content: [{ type: 'text', text: fragments(ctx, reader.groups, 'index').join('\n') || 'No pages.' }],
+    }),
+  );
+
+  server.registerTool(
+    'latest_changelog',
+    {
+      title: "A package's latest release notes",
+      description:
+        'The newest entry of a package\'s or repository\'s changelog, such as "player-adapter-shaka" or "layout-engine".',
+      inputSchema: {
+        package: z
+          .string()
+          .min(1)
+          .max(100)
+          .regex(/^[\w.@/-]+$/),
+      },
+    },
+    async ({ package: name }) => {
+      const wanted = `/${name.replace(/^@noriginmedia\//, '').toLowerCase()}/changelog.md`;
+      const file = ctx.site.pages
+        .map((page) => markdownFileFor(ctx, page.url))
+        .find(
+          (candidate) =>
+            candidate !== undefined &&
+            candidate.url.toLowerCase().endsWith(wanted) &&
+            readable(reader.groups, candidate),
+        );
+      if (!file) return notFound(`the changelog of ${name}`);
+      const markdown = file.bodies.identity?.toString('utf8') ?? '';
+      const [, ...releases] = markdown.split(/^(?=## )/m);
+      const latest = releases[0]?.trim() ?? markdown;
+      return { content: [{ type: 'text', text: `${latest}\n\nFull changelog: ${file.url}` }] };
+    },
+  );
+  return server;
+}
+
+/**
+ * What coding assistants use, each limited to the reader behind the request: `llms.txt`
+ * and `llms-full.txt`, the search API, personal access tokens (made and revoked by the
+ * reader, or by an administrator), and the MCP server at `/mcp` (tokens only).
+ */
+export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
+  const refuse = (reply: FastifyReply, credential: Extract<AgentCredential, { kind: 'refused' }>) =>
+    reply
+      .code(credential.status)
+      .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
+      .send({ error: credential.error });
+
+  for (const [path, which] of [
+    ['/llms.txt', 'index'],
+    ['/llms-full.txt', 'full'],
+  ] as const) {
+    app.get(path, { config: perToken(300) }, async (request, reply) => {
+      void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
+      const credential = await agentCredential(ctx, request, reply);
+      if (credential.kind === 'refused') return refuse(reply, credential);
+      const groups = groupsOf(credential);
+      const header =
+        which === 'index'
+          ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${groups === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
+          : `# ${SITE_NAME}: the full text\n\n> ${SITE_SUMMARY}\n\n`;
+      return reply
+        .type('text/plain; charset=utf-8')
+        .send(header + fragments(ctx, groups, which).join(which === 'index' ? '\n' : '\n---\n\n'));
+    });
+  }
+
+  app.get(
+    '/api/search',
+    {
+      config: perToken(300),
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['q'],
+          additionalProperties: false,
+          properties: {
+            q: { type: 'string', minLength: 1, maxLength: 200 },
+            limit: { type: 'string', pattern: '^([1-9]|1[0-9]|20)$' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
+      const credential = await agentCredential(ctx, request, reply);
+      if (credential.kind === 'refused') return refuse(reply, credential);
+      const { q, limit } = request.query as { q: string; limit?: string };
+      const results = await ctx.search.search(groupsOf(credential) ?? [], q, limit ? Number(limit) : 10);
+      return { query: q, results };
+    },
+  );
+
+  // Tokens are managed with the session (the /account page), never with a token.
+  const sessionReader = async (request: FastifyRequest, reply: FastifyReply): Promise<Reader | null> => {
+    void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
+    if (request.method !== 'GET') {
+      await ctx.requireSameOrigin(request, reply);
+      if (reply.sent) return null;
+    }
+    const reader = await ctx.readerOf(request, reply);
+    if (reader === 'unavailable') {
+      void reply.code(503).send({ error: 'The sign-in service is not answering' });
+      return null;
+    }
+    if (reader === 'anonymous') {
+      void reply.code(401).send({ error: 'Sign in to manage your tokens' });
+      return null;
+    }
+    if (!ctx.store.readyNow) {
+      void reply.code(503).send({ error: 'Tokens are not available right now' });
+      return null;
+    }
+    return reader;
+  };
+
+  app.get('/api/tokens', async (request, reply) => {
+    const reader = await sessionReader(request, reply);
+    if (!reader) return reply;
+    return {
+      email: reader.email,
+      groups: reader.groups,
+      groupLabels: policy.groups,
+      tokens: await listTokens(ctx.store.db, reader.uid),
+      maxDays: MAX_TOKEN_DAYS,
+    };
+  });
+
+  app.post(
+    '/api/tokens',
+    {
+      config: { rateLimit: { max: 20, timeWindow: 60_000, hook: 'preHandler' as const } },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['name', 'days'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' },
+            days: { type: 'integer', minimum: 1, maximum: MAX_TOKEN_DAYS },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const reader = await sessionReader(request, reply);
+      if (!reader) return reply;
+      const { name, days } = request.body as { name: string; days: number };
+      const { token, record } = await ctx.tokens.create(reader, name.trim(), days);
+      ctx.audit(request, {
+        kind: 'token.created',
+        actorUid: reader.uid,
+        actorEmail: reader.email,
+        groups: reader.groups,
+        detail: { token: record.id, name: record.name, expiresAt: record.expiresAt },
+      });
+      return reply.code(201).send({ token, record });
+    },
+  );
+
+  app.delete(
+    '/api/tokens/:id',
+    { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } } },
+    async (request, reply) => {
+      const reader = await sessionReader(request, reply);
+      if (!reader) return reply;
+      const { id } = request.params as { id: string };
+      const revoked = await ctx.tokens.revoke(id, reader.uid);
+      if (!revoked) return reply.code(404).send({ error: 'No such token of yours, or it was already revoked' });
+      ctx.audit(request, {
+        kind: 'token.revoked',
+        actorUid: reader.uid,
+        actorEmail: reader.email,
+        detail: { token: id, name: revoked.name },
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  // MCP over Streamable HTTP, stateless: each request is answered by a server made for the
+  // reader of its token. Tokens only: an assistant has no session cookie.
+  app.post('/mcp', { config: perToken(300) }, async (request, reply) => {
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      origin !== `${request.protocol}://${request.host}` &&
+      origin !== ctx.config.publicOrigin
+    )
+      return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
+    const credential = await agentCredential(ctx, request, reply, { sessions: false });
+    if (credential.kind === 'refused') return refuse(reply, credential);
+    if (credential.kind !== 'token')
+      return refuse(reply, {
+        kind: 'refused',
+        status: 401,
+        error: 'The MCP server needs a personal access token (Authorization: Bearer …); make one on /account',
+      });
+    const server = mcpServer(ctx, credential.reader, request);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  for (const method of ['GET', 'DELETE'] as const)
+    app.route({
+      method,
+      url: '/mcp',
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'This MCP server is stateless: POST only' },
+            id: null,
+          }),
+    });
+}
+
+/** For administrators: every reader's tokens, and revoking any of them. */
+export async function adminTokenRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
+  app.get('/tokens', async (request, reply) => {
+    if (!ctx.store.readyNow) return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
+    const { reader } = request.query as { reader?: string };
+    const all = await listTokens(ctx.store.db, null);
+    const wanted = reader?.trim().toLowerCase();
+    return { tokens: wanted ? all.filter((t) => t.email.toLowerCase() === wanted || t.uid === wanted) : all };
+  });
+  app.delete('/tokens/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const revoked = await ctx.tokens.revoke(id, null);
+    if (!revoked) return reply.code(404).send({ error: 'No such token, or it was already revoked' });
+    ctx.audit(request, {
+      kind: 'token.revoked',
+      actorUid: request.admin?.uid,
+      actorEmail: request.admin?.email,
+      subjectUid: revoked.uid,
+      subjectEmail: revoked.email,
+      detail: { token: id, name: revoked.name, byAdministrator: true },
+    });
+    return reply.code(204).send();
+  });
+}

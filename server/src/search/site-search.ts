@@ -1,0 +1,126 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { accessUnits, mayRead } from '@portal/access';
+
+import { markdownUrl } from '../manifest/markdown-urls.js';
+import type { Site } from '../site.js';
+
+/** One result of the search API and of the MCP tool. */
+export interface SearchResult {
+  title: string;
+  /** The page's path on the site. */
+  url: string;
+  /** The same page as Markdown. */
+  mdUrl: string;
+  /** Text around the matched words, plain. */
+  snippet: string;
+}
+
+interface PagefindInstance {
+  init(): Promise<void>;
+  mergeIndex(path: string, options?: Record<string, unknown>): Promise<void>;
+  search(
+    query: string,
+  ): Promise<{ results: { data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }> }[] }>;
+}
+
+/**
+ * Pagefind's fetches go to this origin, answered from the build in memory (the gate's own
+ * files): the server searches the very bundles the browsers do, so its results agree.
+ */
+const ORIGIN = 'http://pagefind.internal';
+
+let fetchInstalled = false;
+
+/**
+ * The site's search, run in the server with Pagefind's own engine over the same per-unit
+ * bundles the browser merges, for the search API and the MCP server. A reader searches the
+ * public bundle plus every unit they are in, as in the browser.
+ */
+export class SiteSearch {
+  private readonly instances = new Map<string, Promise<PagefindInstance>>();
+  private module: Promise<{ createInstance(options: Record<string, unknown>): PagefindInstance }> | null = null;
+
+  constructor(private readonly site: Site) {}
+
+  private install(): void {
+    if (fetchInstalled) return;
+    fetchInstalled = true;
+    const original = globalThis.fetch;
+    const site = this.site;
+    globalThis.fetch = async (input, init) => {
+      const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (href.startsWith(`${ORIGIN}/`)) {
+        const path = decodeURIComponent(new URL(href).pathname);
+        const file = site.lookup(path);
+        if (!file) return new Response(null, { status: 404 });
+        return new Response(new Uint8Array(file.bodies.identity ?? Buffer.alloc(0)), { status: 200 });
+      }
+      return original(input, init);
+    };
+  }
+
+  /** Pagefind's script from the build, as a module file of its own (it is written for browsers). */
+  private loadModule(): Promise<{ createInstance(options: Record<string, unknown>): PagefindInstance }> {
+    this.module ??= (async () => {
+      this.install();
+      const script = this.site.lookup('/search/public/pagefind.js');
+      if (!script) throw new Error('The build has no search bundle (search/public/pagefind.js)');
+      const dir = await mkdtemp(join(tmpdir(), 'portal-pagefind-'));
+      const file = join(dir, 'pagefind.mjs');
+      await writeFile(file, script.bodies.identity ?? '');
+      return (await import(pathToFileURL(file).href)) as {
+        createInstance(options: Record<string, unknown>): PagefindInstance;
+      };
+    })();
+    return this.module;
+  }
+
+  /** The bundles a reader searches: public first, then every unit they are in. */
+  static bundlesFor(groups: readonly string[]): string[] {
+    return accessUnits()
+      .filter((unit) => unit.readers === 'public' || mayRead(groups, unit.readers))
+      .map((unit) => `/search/${unit.id}/`);
+  }
+
+  private instance(bundles: readonly string[]): Promise<PagefindInstance> {
+    const key = bundles.join(' ');
+    let instance = this.instances.get(key);
+    if (!instance) {
+      instance = (async () => {
+        const pagefind = await this.loadModule();
+        const [primary = '/search/public/', ...merged] = bundles;
+        const search = pagefind.createInstance({ basePath: `${ORIGIN}${primary}`, baseUrl: '/', excerptLength: 30 });
+        await search.init();
+        for (const bundle of merged) await search.mergeIndex(`${ORIGIN}${bundle}`, { baseUrl: '/' });
+        return search;
+      })();
+      instance.catch(() => this.instances.delete(key));
+      this.instances.set(key, instance);
+    }
+    return instance;
+  }
+
+  /** The pages a reader with `groups` may read that match `query`, best first. */
+  async search(groups: readonly string[], query: string, limit = 10): Promise<SearchResult[]> {
+    const pagefind = await this.instance(SiteSearch.bundlesFor(groups));
+    const found = await pagefind.search(query);
+    const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
+    return data.map((item) => {
+      // Pagefind joins its base URL and the page's; keep the path on this site.
+      const url = new URL(item.url.replace(/^\/+/, '/'), 'http://portal.invalid').pathname;
+      return {
+        title: item.meta.title ?? url,
+        url,
+        mdUrl: markdownUrl(url),
+        snippet: item.excerpt
+          .replace(/<\/?mark>/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      };
+    });
+  }
+}

@@ -1,0 +1,231 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import Link from '@docusaurus/Link';
+import { useHistory, useLocation } from '@docusaurus/router';
+import { loginUrlFor } from '@portal/access';
+
+import { useAuth } from '@site/src/auth/AuthProvider';
+import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
+import { search, searchBundlesFor, type SearchHit } from '@site/src/search/pagefind';
+
+import styles from './styles.module.css';
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return Boolean(element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName)));
+}
+
+/** A result's URL as a path on this site (Pagefind gives site-relative URLs). */
+function sitePath(url: string): string {
+  const parsed = new URL(url, 'https://portal.invalid');
+  return parsed.pathname + parsed.search + parsed.hash;
+}
+
+const FOCUSABLE = 'input, button, a[href]';
+
+function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
+  const auth = useAuth();
+  const history = useHistory();
+  const location = useLocation();
+  const [query, setQuery] = useState(initialQuery);
+  // The answer for a query (or that it failed); what is shown is derived from it.
+  const [answer, setAnswer] = useState<{ query: string; base: string; hits: SearchHit[] | 'error' } | null>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const signedIn = auth.state.status === 'signedIn';
+  const groups = auth.state.status === 'signedIn' ? auth.state.groups : null;
+  const bundles = useMemo(() => searchBundlesFor(groups), [groups]);
+  // One string per set of bundles: what an answer was for, and what the effect depends on.
+  const base = bundles.join(' ');
+
+  // Focus goes to the field, and back to whatever opened the dialog when it closes.
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    input.current?.focus();
+    input.current?.select();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const text = query.trim();
+  useEffect(() => {
+    if (text === '') return;
+    let current = true;
+    search(bundles, text).then(
+      (found) => {
+        if (current && found !== null) setAnswer({ query: text, base, hits: found });
+      },
+      (error: unknown) => {
+        console.error('Search failed:', error);
+        if (current) setAnswer({ query: text, base, hits: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [text, base, bundles]);
+  const answered = answer !== null && answer.query === text && answer.base === base ? answer.hits : null;
+  const hits = Array.isArray(answered) ? answered : [];
+  const state = text === '' ? 'idle' : answered === null ? 'searching' : answered === 'error' ? 'error' : 'done';
+
+  const go = useCallback(
+    (url: string) => {
+      closeSearch();
+      history.push(sitePath(url));
+    },
+    [history],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      closeSearch();
+      return;
+    }
+    if (event.key === 'Tab') {
+      // A modal dialog keeps focus inside until it is closed.
+      const focusable = Array.from(dialog.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+      return;
+    }
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const links = Array.from(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+    if (links.length === 0) return;
+    event.preventDefault();
+    const index = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const next = event.key === 'ArrowDown' ? index + 1 : index - 1;
+    if (next < 0) input.current?.focus();
+    else links[Math.min(next, links.length - 1)]?.focus();
+  };
+
+  return (
+    <div className={styles.backdrop} onMouseDown={(event) => event.target === event.currentTarget && closeSearch()}>
+      <div
+        ref={dialog}
+        className={styles.dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-label="Search the documentation"
+        onKeyDown={onKeyDown}
+      >
+        <div className={styles.field}>
+          <svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+            <path
+              d="M14.4 12.9h-.8l-.3-.3a6.5 6.5 0 1 0-.7.7l.3.3v.8l5 5 1.5-1.5-5-5Zm-6 0a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9Z"
+              fill="currentColor"
+            />
+          </svg>
+          <input
+            ref={input}
+            className={styles.input}
+            type="search"
+            placeholder={signedIn ? 'Search the docs you can read' : 'Search the public pages'}
+            aria-label="Search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && hits[0]) go(hits[0].url);
+            }}
+          />
+          <button type="button" className={styles.close} onClick={closeSearch}>
+            Close
+          </button>
+        </div>
+        {!signedIn && (
+          <p className={styles.hint}>
+            You are searching the public pages only.{' '}
+            <Link to={loginUrlFor(location.pathname + location.search)} onClick={closeSearch}>
+              Sign in
+            </Link>{' '}
+            to search everything you can read.
+          </p>
+        )}
+        {/* data-answered: the query whose answer the list shows, so a test can wait for it. */}
+        <ul
+          ref={list}
+          className={styles.results}
+          aria-label="Search results"
+          data-answered={answered === null ? undefined : text}
+        >
+          {hits.map((hit) => (
+            <li key={hit.url} className={styles.result}>
+              <Link
+                to={sitePath(hit.url)}
+                className={styles.resultLink}
+                onClick={(event) => {
+                  event.preventDefault();
+                  go(hit.url);
+                }}
+              >
+                <span className={styles.title}>{hit.title}</span>
+                <span className={styles.excerpt} dangerouslySetInnerHTML={{ __html: hit.excerpt }} />
+              </Link>
+              {hit.headings.length > 0 && (
+                <ul className={styles.headings}>
+                  {hit.headings.map((heading) => (
+                    <li key={heading.url}>
+                      <Link
+                        to={sitePath(heading.url)}
+                        className={styles.headingLink}
+                        onClick={(event) => {
+                          event.preventDefault();
+                          go(heading.url);
+                        }}
+                      >
+                        {heading.title}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+        <p className={styles.status} role="status">
+          {state === 'searching' && 'Searching…'}
+          {state === 'done' && hits.length === 0 && `No results for “${text}”.`}
+          {state === 'error' && 'Search is not available right now. Try again in a moment.'}
+        </p>
+        <p className={styles.footer} aria-hidden="true">
+          <kbd>↑</kbd> <kbd>↓</kbd> to move, <kbd>Enter</kbd> to open, <kbd>Esc</kbd> to close
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The page's one search dialog, and the shortcuts that open it (Ctrl/⌘-K, and `/` outside
+ * a text field). A signed-in reader searches the pages their groups may read; a signed-out
+ * reader the public pages, and is told that signing in searches the rest.
+ */
+export default function SearchDialog(): React.JSX.Element | null {
+  const { pathname } = useLocation();
+  const { openOn, query, opening } = useSearchDialog();
+
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent): void => {
+      const modK = (event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 'k';
+      const slash = event.key === '/' && !event.metaKey && !event.ctrlKey && !isTyping(event.target);
+      if (modK || slash) {
+        event.preventDefault();
+        openSearch(window.location.pathname);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Open on the page it was opened on: navigating anywhere closes it.
+  if (openOn !== pathname) return null;
+  return <Dialog key={opening} initialQuery={query} />;
+}

@@ -1,0 +1,189 @@
+import { useCallback, useEffect, useState } from 'react';
+
+import { adminApi, AdminApiError, type AuditEvent } from './api';
+import { describeDetail, formatTime } from './format';
+import styles from './admin.module.css';
+
+/** Names of the kinds of event, for people. */
+const KIND_LABELS: Record<string, string> = {
+  'session.started': 'Signed in',
+  'session.refused': 'Sign-in refused',
+  'session.logout': 'Signed out',
+  'session.ended': 'Session ended',
+  'page.view': 'Page view',
+  'admin.invite': 'Invited',
+  'admin.groups': 'Groups changed',
+  'admin.disable': 'Disabled',
+  'admin.enable': 'Enabled',
+  'admin.remove': 'Removed',
+  'admin.withdraw-invitation': 'Invitation withdrawn',
+  'invitation.accepted': 'Invitation taken up',
+  'token.created': 'Token created',
+  'token.revoked': 'Token revoked',
+  'token.used': 'Token used',
+};
+
+export interface AuditFilters {
+  kind: string;
+  reader: string;
+  from: string;
+  to: string;
+}
+
+/** A date field's value (`2026-11-22`) as the start of that day in UTC, or undefined. */
+function dayStart(value: string, addDays = 0): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + addDays);
+  return date.toISOString();
+}
+
+/**
+ * The audit trail, newest first: who signed in, was refused or signed out, which private
+ * pages they read, and every administrator's action with before and after. Filtered by
+ * kind, reader and days; exported as CSV or JSON with the same filters.
+ */
+export default function AuditPanel({
+  filters,
+  onFilters,
+}: {
+  filters: AuditFilters;
+  onFilters: (next: AuditFilters) => void;
+}): React.JSX.Element {
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [kinds, setKinds] = useState<string[]>(Object.keys(KIND_LABELS));
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  const { kind, reader, from, to } = filters;
+  const params = {
+    kind: kind || undefined,
+    reader: reader.trim() || undefined,
+    from: dayStart(from),
+    to: dayStart(to, 1),
+  };
+
+  const load = useCallback(
+    async (before?: string) => {
+      try {
+        const page = await adminApi.audit({
+          kind: kind || undefined,
+          reader: reader.trim() || undefined,
+          from: dayStart(from),
+          to: dayStart(to, 1),
+          before,
+          limit: 100,
+        });
+        setEvents((current) => (before && current ? [...current, ...page.events] : page.events));
+        setNext(page.next);
+        setKinds(page.kinds);
+        setError(null);
+      } catch (caught) {
+        setError(caught instanceof AdminApiError ? caught.message : 'Could not load the audit trail.');
+      }
+    },
+    [kind, reader, from, to],
+  );
+
+  useEffect(() => {
+    const timer = window.setTimeout(() => void load(), 250);
+    return () => window.clearTimeout(timer);
+  }, [load]);
+
+  const set = (change: Partial<AuditFilters>): void => onFilters({ ...filters, ...change });
+
+  return (
+    <section className={styles.card} aria-labelledby="audit-heading">
+      <h2 id="audit-heading">Audit trail</h2>
+      <div className={styles.filters} role="search">
+        <label className={styles.field}>
+          Kind
+          <select value={filters.kind} onChange={(event) => set({ kind: event.target.value })}>
+            <option value="">Every kind</option>
+            {kinds.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind] ?? kind}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.field}>
+          Reader (e-mail or id)
+          <input type="search" value={filters.reader} onChange={(event) => set({ reader: event.target.value })} />
+        </label>
+        <label className={styles.field}>
+          From
+          <input type="date" value={filters.from} onChange={(event) => set({ from: event.target.value })} />
+        </label>
+        <label className={styles.field}>
+          To
+          <input type="date" value={filters.to} onChange={(event) => set({ to: event.target.value })} />
+        </label>
+      </div>
+      <p className={styles.exports}>
+        Export these events:{' '}
+        <a href={adminApi.exportUrl('csv', params)} download>
+          CSV
+        </a>{' '}
+        ·{' '}
+        <a href={adminApi.exportUrl('json', params)} download>
+          JSON
+        </a>
+      </p>
+      <div role="alert">{error && <p className={styles.error}>{error}</p>}</div>
+      {events === null ? (
+        <p>Loading the trail…</p>
+      ) : events.length === 0 ? (
+        <p>No events match.</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Who</th>
+                <th scope="col">On whom or what</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((event) => (
+                <tr key={event.id}>
+                  <td className={styles.nowrap}>{formatTime(event.at)}</td>
+                  <td>
+                    {KIND_LABELS[event.kind] ?? event.kind}
+                    {event.demo && <span className={styles.badge}>demo</span>}
+                  </td>
+                  <td>{event.actorEmail ?? event.actorUid ?? '–'}</td>
+                  <td>{event.path ?? event.subjectEmail ?? event.subjectUid ?? ''}</td>
+                  <td>
+                    {describeDetail(event.kind, event.detail)}
+                    {event.groups.length > 0 && event.kind !== 'admin.groups' && (
+                      <span className={styles.muted}> · {event.groups.join(', ')}</span>
+                    )}
+                    {event.clientIp && <span className={styles.muted}> · {event.clientIp}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <button
+          type="button"
+          className="button button--secondary button--sm"
+          disabled={loadingMore}
+          onClick={() => {
+            setLoadingMore(true);
+            void load(next).finally(() => setLoadingMore(false));
+          }}
+        >
+          {loadingMore ? 'Loading…' : 'Older events'}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * The administration API (`/api/admin/…`, server/src/routes/admin.ts) as the admin pages
+ * call it. Every failure becomes an AdminApiError with the server's reason, to show.
+ */
+
+export interface GroupInfo {
+  name: string;
+  label: string;
+}
+
+export interface ReaderAccount {
+  uid: string;
+  email: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  claimedGroups: string[];
+  groups: string[];
+  createdAt: string | null;
+  lastSignInAt: string | null;
+  providers: string[];
+}
+
+export interface Invitation {
+  email: string;
+  groups: string[];
+  invitedBy: string;
+  createdAt: string;
+}
+
+export interface ReaderPage {
+  readers: ReaderAccount[];
+  total: number;
+  page: number;
+  pages: number;
+  invitations: Invitation[];
+  groups: GroupInfo[];
+}
+
+export interface AuditEvent {
+  id: string;
+  at: string;
+  kind: string;
+  actorUid: string | null;
+  actorEmail: string | null;
+  subjectUid: string | null;
+  subjectEmail: string | null;
+  path: string | null;
+  groups: string[];
+  detail: Record<string, unknown>;
+  clientIp: string | null;
+  demo: boolean;
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  next: string | null;
+  kinds: string[];
+}
+
+export interface Insights {
+  period: { from: string; to: string; group: string | null };
+  views: { total: number; readers: number; byDay: { day: string; views: number }[] };
+  mostRead: { path: string; views: number; readers: number }[];
+  leastRead: { path: string; views: number; readers: number }[];
+  neverRead: string[];
+  searches: { total: number; withoutResults: number; failed: { query: string; times: number; lastAt: string }[] };
+  ratings: {
+    path: string;
+    helpful: number;
+    notHelpful: number;
+    comments: { helpful: boolean; comment: string; at: string }[];
+  }[];
+  demo: boolean;
+  groups: GroupInfo[];
+}
+
+export class AdminApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'AdminApiError';
+  }
+}
+
+/** The words for a failed call: the server's reason, or what the status means. */
+export function failureMessage(status: number, body: unknown): string {
+  const reason =
+    typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : null;
+  if (reason) return reason;
+  if (status === 401) return 'Your session has ended. Sign in again.';
+  if (status === 403) return 'This needs an administrator account.';
+  if (status === 429) return 'Too many changes in a minute. Wait a moment, then try again.';
+  if (status >= 500) return 'The portal could not do that right now. Nothing was changed; try again shortly.';
+  return `The portal answered ${status}.`;
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/admin${path}`, {
+      method,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new AdminApiError('Could not reach the portal. Check your connection and try again.', 0);
+  }
+  if (response.status === 204) return undefined as T;
+  const parsed: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new AdminApiError(failureMessage(response.status, parsed), response.status);
+  return parsed as T;
+}
+
+/** A query string from the parameters that are set. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export const adminApi = {
+  readers: (params: { q?: string; group?: string; status?: string; sort?: string; page?: number; limit?: number }) =>
+    request<ReaderPage>('GET', `/readers${query(params)}`),
+  invite: (email: string, groups: string[], method: 'password' | 'provider') =>
+    request<{ account?: ReaderAccount; passwordLink?: string; invitation?: { email: string; groups: string[] } }>(
+      'POST',
+      '/invitations',
+      { email, groups, method },
+    ),
+  withdraw: (email: string) => request<undefined>('DELETE', `/invitations/${encodeURIComponent(email)}`),
+  setGroups: (uid: string, groups: string[]) =>
+    request<{ before: ReaderAccount; after: ReaderAccount }>('PUT', `/readers/${encodeURIComponent(uid)}/groups`, {
+      groups,
+    }),
+  setDisabled: (uid: string, disabled: boolean) =>
+    request<{ before: ReaderAccount; after: ReaderAccount }>(
+      'POST',
+      `/readers/${encodeURIComponent(uid)}/${disabled ? 'disable' : 'enable'}`,
+    ),
+  remove: (uid: string) => request<undefined>('DELETE', `/readers/${encodeURIComponent(uid)}`),
+  audit: (params: { kind?: string; reader?: string; from?: string; to?: string; before?: string; limit?: number }) =>
+    request<AuditPage>('GET', `/audit${query(params)}`),
+  /** The address of an export with these filters (a download: the browser sends the session cookie). */
+  exportUrl: (format: 'csv' | 'json', params: { kind?: string; reader?: string; from?: string; to?: string }) =>
+    `/api/admin/audit${query({ ...params, format })}`,
+  insights: (params: { group?: string; days?: number }) => request<Insights>('GET', `/insights${query(params)}`),
+};

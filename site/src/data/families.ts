@@ -1,0 +1,77 @@
+import type { ComponentType, SVGProps } from 'react';
+
+import AppsIcon from '@site/src/icons/apps.svg';
+import GuidelinesIcon from '@site/src/icons/guidelines.svg';
+import LayoutIcon from '@site/src/icons/layout.svg';
+import NavigationIcon from '@site/src/icons/navigation.svg';
+import PlayerIcon from '@site/src/icons/player.svg';
+import UiToolkitIcon from '@site/src/icons/ui-toolkit.svg';
+
+/** A package family: a card on the home page and a way on from the not-found page. */
+export interface Family {
+  id: string;
+  title: string;
+  /** Where the card leads: the family's category or landing page. */
+  to: string;
+  /** One sentence: what the family gives a TV-app developer. */
+  summary: string;
+  Icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** The folder under docs/ whose changelog gives the family's version, when it has one. */
+  project?: string;
+  /** A short fact shown beside (or instead of) the version. */
+  note?: string;
+}
+
+export const families: readonly Family[] = [
+  {
+    id: 'player',
+    title: 'Player framework',
+    to: '/docs/category/player-framework',
+    summary: 'One player API on every TV: the player manager, ten player adapters, analytics and ad tracking.',
+    Icon: PlayerIcon,
+    project: 'player-manager-mono',
+    note: '23 packages',
+  },
+  {
+    id: 'ui-toolkit',
+    title: 'UI toolkit',
+    to: '/docs/ui-toolkit',
+    summary: 'Themeable, focus-aware components and reference screens for React and React Native.',
+    Icon: UiToolkitIcon,
+    project: 'ui-toolkit-mono',
+    note: '7 packages',
+  },
+  {
+    id: 'navigation',
+    title: 'Spatial navigation',
+    to: '/docs/Norigin-Spatial-Navigation/',
+    summary: 'Remote-control focus for web TV apps: focusable components, boundaries and focus keys. Open source.',
+    Icon: NavigationIcon,
+    project: 'Norigin-Spatial-Navigation',
+    note: 'MIT',
+  },
+  {
+    id: 'layout',
+    title: 'Layout engine',
+    to: '/docs/layout-engine/',
+    summary: 'Turns a CMS page description into virtualised rails and grids of registered components.',
+    Icon: LayoutIcon,
+    project: 'layout-engine',
+  },
+  {
+    id: 'apps',
+    title: 'Reference and demo apps',
+    to: '/docs/category/reference-and-demo-apps',
+    summary: 'Complete apps that show the packages working together, and the whitelabel setup for clients.',
+    Icon: AppsIcon,
+    project: 'norigin-reference-app',
+  },
+  {
+    id: 'guidelines',
+    title: 'Guidelines and training',
+    to: '/docs/support-documentation',
+    summary: 'How the front-end team works: branching, pipelines, releases, platform tooling and the TV app course.',
+    Icon: GuidelinesIcon,
+    note: 'Internal',
+  },
+];

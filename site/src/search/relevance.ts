@@ -1,0 +1,51 @@
+/**
+ * Why "xyzzyqq" found "Release Flow": when a query word is in no page, Pagefind does not
+ * answer "nothing". It retries with ever shorter prefixes of the word until one is in the
+ * index (its "backtracking", added so that a half-typed word still meets its stemmed form,
+ * and without a limit or an option to turn it off, Pagefind issues #599 and #780). "xyzzyqq"
+ * came down to "x", which the guideline has in "## x.y.z". Ranking and the excerpt options
+ * play no part.
+ *
+ * So each result is checked against what the reader typed: every word of the query must
+ * share its first letters with a word Pagefind matched on the page. A stemmed or half-typed
+ * form shares almost all of them ("players" → "player", "installation" → "installing");
+ * a backtracked one shares almost none ("xyzzyqq" → "x", "musk" → "Munich").
+ */
+
+/** Lower-case letters and digits runs of a text, diacritics removed: `@noriginmedia/player-adapter-dash.js` → noriginmedia, player, adapter, dash, js. */
+export function wordParts(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
+}
+
+/**
+ * How many leading letters of a query word a matched word must share: all of a short word,
+ * and of a longer one all but the last five (what stemming and an unfinished word remove).
+ */
+export function requiredPrefix(part: string): number {
+  return Math.min(part.length, Math.max(3, part.length - 5));
+}
+
+/** Whether the words Pagefind matched on a page (`matched`) answer every word of `query`. */
+export function answersQuery(query: string, matched: readonly string[]): boolean {
+  const pageParts = matched.flatMap(wordParts);
+  return wordParts(query).every((part) =>
+    pageParts.some((word) => commonPrefixLength(part, word) >= requiredPrefix(part)),
+  );
+}
+
+/** The page's words at Pagefind's match locations (its own split of the page text). */
+export function matchedWords(text: string, locations: readonly number[]): string[] {
+  const words = text.split(/[\r\n\s]+/);
+  return locations.map((location) => words[location] ?? '').filter(Boolean);
+}

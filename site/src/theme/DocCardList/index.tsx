@@ -1,0 +1,57 @@
+import clsx from 'clsx';
+import DocCardList from '@theme-original/DocCardList';
+import type DocCardListType from '@theme/DocCardList';
+import type { WrapperProps } from '@docusaurus/types';
+import type { PropSidebarItem } from '@docusaurus/plugin-content-docs';
+import Heading from '@theme/Heading';
+
+import { useCardFacts } from '@site/src/access/card-facts';
+import { sidebarItemMark } from '@site/src/access/item-marks';
+
+import styles from './styles.module.css';
+
+type Props = WrapperProps<typeof DocCardListType>;
+
+/** The package groups ("packages") of a monorepo card, which its category page lists too. */
+function groupsOf(item: PropSidebarItem): Extract<PropSidebarItem, { type: 'category' }>[] {
+  if (item.type !== 'category') return [];
+  return item.items.filter(
+    (child): child is Extract<PropSidebarItem, { type: 'category' }> =>
+      child.type === 'category' && child.href === undefined,
+  );
+}
+
+const headingId = (owner: string, group: string): string =>
+  `${owner}-${group}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+// (CUSTOM) On a category page, a monorepo's card is followed by a section listing its
+// packages as cards, so "UI Toolkit" shows its seven packages and not one card to open.
+// Only the groups the page's own prop names (src/plugins/gated-docs-routes.ts: every reader
+// of the page may read every package in them) are listed; each section is marked with who
+// may open it, like the cards.
+export default function DocCardListWrapper(props: Props): React.JSX.Element {
+  const facts = useCardFacts();
+  const sections = (props.items ?? []).flatMap((item) =>
+    item.type === 'category' && item.href !== undefined && facts?.sections.includes(item.href)
+      ? groupsOf(item).map((group) => ({ owner: item.label, group }))
+      : [],
+  );
+  return (
+    <>
+      <DocCardList {...props} />
+      {sections.map(({ owner, group }) => (
+        <section
+          key={`${owner}/${group.label}`}
+          className={clsx(styles.section, sidebarItemMark(group))}
+          aria-labelledby={headingId(owner, group.label)}
+        >
+          <Heading as="h2" id={headingId(owner, group.label)} className={styles.heading}>
+            {owner} {group.label}
+            <span className={styles.count}>{group.items.length}</span>
+          </Heading>
+          <DocCardList items={group.items} className={props.className} />
+        </section>
+      ))}
+    </>
+  );
+}
