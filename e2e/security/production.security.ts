@@ -15,6 +15,9 @@ const PROJECT = 'norigin-docs-prod-test';
  * algorithm runs before any network call, so this works offline.
  */
 test('production refuses unsigned and emulator-minted session cookies', async () => {
+  // An emulator and two gates, each making its own embedded database (PGlite's first start
+  // takes seconds on a loaded 2-core machine).
+  test.setTimeout(120_000);
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const portal = new IsolatedPortal({
     NODE_ENV: 'production',

@@ -281,6 +281,16 @@ export class ReaderIndex {
   async query(query: ReaderQuery): Promise<{ readers: ReaderAccount[]; total: number; page: number; pages: number }> {
     await this.fresh();
     const q = query.q?.trim().toLowerCase() ?? '';
+    // A whole address the list does not know yet (an account made since the last load: a
+    // sign-up, the readers command) is asked of the identity service, so an administrator
+    // who searches for a reader by e-mail finds them at once.
+    if (
+      /^[^\s@]+@[^\s@]+$/.test(q) &&
+      ![...this.readers.values()].some((reader) => reader.email?.toLowerCase() === q)
+    ) {
+      const account = await this.directory.find(q).catch(() => null);
+      if (account) this.update(account);
+    }
     const matching = [...this.readers.values()].filter(
       (reader) =>
         (q === '' || (reader.email ?? '').toLowerCase().includes(q)) &&

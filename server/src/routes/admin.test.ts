@@ -109,6 +109,13 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     });
   });
 
+  it('finds a reader made since the list was loaded when searched by their whole e-mail', async () => {
+    expect((await call('GET', '/api/admin/readers', admin)).statusCode).toBe(200);
+    const reader = await readers.create({ groups: ['partner'] });
+    const whole = await call('GET', `/api/admin/readers?q=${encodeURIComponent(reader.email.toUpperCase())}`, admin);
+    expect((whole.json() as { readers: Json[] }).readers).toMatchObject([{ uid: reader.uid, groups: ['partner'] }]);
+  });
+
   it('invites a reader who will sign in with another provider: the groups come at their first sign-in', async () => {
     const email = `octo-${randomUUID().slice(0, 8)}@github.example`;
     expect(

@@ -6,6 +6,7 @@ import { loginUrlFor } from '@portal/access';
 import { useAuth } from '@site/src/auth/AuthProvider';
 import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
 import { search, searchBundlesFor, type SearchHit } from '@site/src/search/pagefind';
+import { reportSearch } from '@site/src/search/report';
 
 import styles from './styles.module.css';
 
@@ -68,6 +69,26 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   const answered = answer !== null && answer.query === text && answer.base === base ? answer.hits : null;
   const hits = Array.isArray(answered) ? answered : [];
   const state = text === '' ? 'idle' : answered === null ? 'searching' : answered === 'error' ? 'error' : 'done';
+
+  // The search a signed-in reader ends with (closing the dialog, opening a result, leaving
+  // the page) is reported once, with its result count, for the insights; the queries typed
+  // on the way to it are not.
+  const finished = useRef<{ query: string; results: number } | null>(null);
+  const count = hits.length;
+  useEffect(() => {
+    finished.current = signedIn && state === 'done' ? { query: text, results: count } : null;
+  }, [signedIn, state, text, count]);
+  useEffect(() => {
+    const report = (): void => {
+      if (finished.current) reportSearch(finished.current.query, finished.current.results);
+      finished.current = null;
+    };
+    window.addEventListener('pagehide', report);
+    return () => {
+      window.removeEventListener('pagehide', report);
+      report();
+    };
+  }, []);
 
   const go = useCallback(
     (url: string) => {

@@ -69,8 +69,10 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
       className={clsx(styles.feedback, state.status === 'loading' && styles.loading)}
       aria-labelledby={`${commentId}-q`}
     >
-      <h2 id={`${commentId}-q`} className={styles.question}>
-        Was this page helpful?
+      {/* The id sits on the text, not the heading: a heading with an id is a section of the
+          page's content (and its anchors), which this question is not. */}
+      <h2 className={styles.question}>
+        <span id={`${commentId}-q`}>Was this page helpful?</span>
       </h2>
       <div className={styles.buttons} role="group" aria-labelledby={`${commentId}-q`}>
         <button
