@@ -29,7 +29,7 @@ import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
 import { adminRoutes } from './routes/admin.js';
-import { agentCredential, agentRoutes } from './routes/agents.js';
+import { agentCredential, agentRoutes, tokenLimitKey } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
@@ -479,6 +479,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(file.bodies[encoding] ?? file.bodies.identity);
   };
 
+  const markdownTokenLimit = app.createRateLimit({
+    max: config.tokenRateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: tokenLimitKey,
+  });
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     let file = site.lookup(path);
@@ -492,6 +497,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A page's Markdown also takes a personal access token (Authorization: Bearer), never a cookie's stand-in.
     if (pageOfMarkdown(file.url) !== null && request.headers.authorization !== undefined) {
       void reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
+      // Limited per token like every agent surface; only here, so pages read with a session
+      // never pay for a limiter.
+      const limit = await markdownTokenLimit(request);
+      // (createRateLimit answers isAllowed only for an allow-listed key; isExceeded decides.)
+      if (!limit.isAllowed && limit.isExceeded)
+        return reply
+          .code(429)
+          .header('retry-after', String(limit.ttlInSeconds))
+          .send({ error: `Too many requests with this token; try again in ${limit.ttlInSeconds} s` });
       const credential = await agentCredential(context, request, reply, { sessions: false });
       if (credential.kind === 'refused')
         return reply

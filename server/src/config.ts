@@ -64,6 +64,8 @@ export interface Config {
   demoData: boolean;
   /** Administrator API calls allowed per administrator and minute. */
   adminRateLimitPerMinute: number;
+  /** Requests a minute one personal access token may make on each agent surface (TOKEN_RATE_LIMIT). */
+  tokenRateLimitPerMinute: number;
   /** Redis, shared by replicas (logout deny-list, sign-in limit, the broadcast); null: this process alone. */
   redisUrl: string | null;
   /** Bearer token that /metrics requires; null: /metrics answers only direct loopback requests. */
@@ -298,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const demoData = flag('DEMO_DATA');
   if (demoData && production) errors.add('DEMO_DATA is for development only; unset it in production');
   const adminRateLimitPerMinute = integer(env, errors, 'ADMIN_RATE_LIMIT', 120, 1, 100_000, 'a number of requests');
+  const tokenRateLimitPerMinute = integer(env, errors, 'TOKEN_RATE_LIMIT', 300, 1, 1_000_000, 'a number of requests');
 
   const redisUrl = text(env, 'REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
@@ -328,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     audit,
     demoData,
     adminRateLimitPerMinute,
+    tokenRateLimitPerMinute,
     redisUrl,
     metricsToken,
   };

@@ -166,6 +166,45 @@ describe('personal access tokens and the Markdown of pages', () => {
   });
 });
 
+describe('the rate limit of a personal access token', () => {
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+
+  beforeAll(async () => {
+    ({ app, readers } = await testApp(await makeTestSite(), { TOKEN_RATE_LIMIT: '3' }));
+    for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+  afterAll(() => app.close());
+
+  it('holds on Markdown pages and llms.txt alike, and leaves a session reading the same page alone', async () => {
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { cookie, origin: ORIGIN },
+      payload: { name: 'limit', days: 1 },
+    });
+    const { token } = created.json() as { token: string };
+    const authorization = `Bearer ${token}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await app.inject({ url: '/docs/layout-engine.md', headers: { authorization } })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await app.inject({ url: '/docs/layout-engine.md', headers: { authorization } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ error: expect.stringMatching(/^Too many requests with this token/) });
+    for (let i = 0; i < 3; i++)
+      expect((await app.inject({ url: '/llms.txt', headers: { authorization } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/llms.txt', headers: { authorization } })).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await app.inject({ url: '/docs/layout-engine/', headers: { cookie, accept: 'text/markdown' } })).statusCode,
+      ).toBe(200);
+  });
+});
+
 describe('choosing Markdown by the Accept header', () => {
   it.each([
     ['text/markdown', true],

@@ -69,15 +69,14 @@ export async function agentCredential(
 }
 
 /** One budget per token (or per client address without one). */
+/** The rate-limit key of a request to an agent surface: its token (hashed), else its address. */
+export const tokenLimitKey = (request: FastifyRequest): string =>
+  request.headers.authorization
+    ? `token:${createHash('sha256').update(request.headers.authorization).digest('base64url').slice(0, 22)}`
+    : `ip:${request.ip}`;
+
 const perToken = (max: number) => ({
-  rateLimit: {
-    max,
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) =>
-      request.headers.authorization
-        ? `token:${createHash('sha256').update(request.headers.authorization).digest('base64url').slice(0, 22)}`
-        : `ip:${request.ip}`,
-  },
+  rateLimit: { max, timeWindow: 60_000, keyGenerator: tokenLimitKey },
 });
 
 /** The llms.txt fragments a reader may read, in the policy's unit order. */
@@ -226,7 +225,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     ['/llms.txt', 'index'],
     ['/llms-full.txt', 'full'],
   ] as const) {
-    app.get(path, { config: perToken(300) }, async (request, reply) => {
+    app.get(path, { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
       const credential = await agentCredential(ctx, request, reply);
       if (credential.kind === 'refused') return refuse(reply, credential);
@@ -244,7 +243,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   app.get(
     '/api/search',
     {
-      config: perToken(300),
+      config: perToken(ctx.config.tokenRateLimitPerMinute),
       schema: {
         querystring: {
           type: 'object',
@@ -355,7 +354,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
 
   // MCP over Streamable HTTP, stateless: each request is answered by a server made for the
   // reader of its token. Tokens only: an assistant has no session cookie.
-  app.post('/mcp', { config: perToken(300) }, async (request, reply) => {
+  app.post('/mcp', { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
