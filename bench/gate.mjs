@@ -154,7 +154,7 @@ export function parseWrk(out, url) {
 }
 
 /** One wrk run; throws when any answer was not 2xx/3xx or a socket failed. */
-function runWrk(wrkPath, url, { seconds, connections, headers }) {
+export function runWrk(wrkPath, url, { seconds, connections, headers }) {
   return new Promise((resolve, reject) => {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
     for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);

@@ -218,6 +218,23 @@ function operationsRows(r) {
   ].join('\n');
 }
 
+function agentRows(r) {
+  const pair = (key) => `${fmt(r[`${key}_p50_ms`], ' ms')} | ${fmt(r[`${key}_p95_ms`], ' ms')}`;
+  return [
+    "| agent surface, with a partner's token | p50 | p95 |",
+    '|---|---|---|',
+    `| MCP \`read_page\` (\`agents.mcp_read_page_p95_ms\`) | ${pair('agents.mcp_read_page')} |`,
+    `| MCP \`search_docs\` (\`agents.mcp_search_docs_p95_ms\`) | ${pair('agents.mcp_search_docs')} |`,
+    `| \`GET /api/search\` (\`agents.search_api_p95_ms\`) | ${pair('agents.search_api')} |`,
+    '',
+    "| the same page's Markdown under wrk | requests/s | p50 |",
+    '|---|---|---|',
+    `| with the token (\`agents.token_rps\`) | ${fmt(r['agents.token_rps'])} | ${fmt(r['agents.token_p50_ms'], ' ms')} |`,
+    `| with the session cookie (\`agents.session_rps\`) | ${fmt(r['agents.session_rps'])} | ${fmt(r['agents.session_p50_ms'], ' ms')} |`,
+    `| token ÷ session (\`agents.token_vs_session_rps\`) | ${fmt(r['agents.token_vs_session_rps'])} | |`,
+  ].join('\n');
+}
+
 /** PERFORMANCE.md's text with the results section replaced by `results`. */
 export async function renderPerformance(text, results) {
   const m = results.meta;
@@ -253,6 +270,12 @@ export async function renderPerformance(text, results) {
     '### Administration and stored activity',
     '',
     operationsRows(results),
+    '',
+    '### Coding assistants',
+    '',
+    `${fmt(results['agents.calls_per_tool'])} calls per tool, through the MCP SDK's own client over Streamable HTTP; the Markdown comparison reads \`${results['agents.markdown_path'] ?? 'a page'}\` (${fmt(results['agents.markdown_bytes'])} bytes) with wrk, interleaved rounds as for the gate, page views off on that gate so both reads differ only in the check.`,
+    '',
+    agentRows(results),
     '',
     '<!-- results:end -->',
   ].join('\n');

@@ -14,6 +14,7 @@ import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
 import { addReaders, measureAdminList } from './admin.mjs';
+import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, TWIN_PATH, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
@@ -193,6 +194,32 @@ try {
         repeats: plan.searchRepeats,
       }),
     );
+  }
+  if (wanted('agents')) {
+    log('Agents: MCP tools and the search API with a token; token vs session on the same Markdown');
+    // Page views off, so the two reads differ only in the check; a token limit wrk cannot reach.
+    const agents = await startGate({
+      siteDir: buildDir,
+      emulatorHost: emulator.host,
+      env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false', TOKEN_RATE_LIMIT: '1000000' },
+    });
+    try {
+      Object.assign(
+        results,
+        await measureAgents({
+          baseURL: agents.baseURL,
+          cookie: partnerCookie,
+          docPath: DOC_PATH,
+          wrkPath: tools.wrk,
+          rounds: plan.gateRounds,
+          seconds: plan.gateSeconds,
+          repeats: plan.searchRepeats,
+          log,
+        }),
+      );
+    } finally {
+      await agents.stop();
+    }
   }
   if (wanted('admin')) {
     log('Admin: a page of 50 readers out of 10,000 in the Auth Emulator');

@@ -1,0 +1,142 @@
+// What the coding-assistant surfaces cost, for a partner with a personal access token:
+//  - MCP `read_page` and `search_docs` through the SDK's own client over Streamable HTTP,
+//    and the search API (`/api/search`), p50/p95 over repeated calls;
+//  - a token check vs a session check: the same page's Markdown (`.md`) read with
+//    `Authorization: Bearer` and with the session cookie, under wrk, interleaved rounds.
+// The gate it measures has page views off (both reads then do the same work apart from the
+// check) and a token limit high enough for wrk (TOKEN_RATE_LIMIT): bench/run.mjs starts it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { runWrk } from './gate.mjs';
+import { median, percentile, round } from './lib.mjs';
+
+/** Pages a partner may read, as an assistant asks for them. */
+export const AGENT_PAGES = [
+  '/docs/player-manager-mono/packages/player-adapter-dash.js/',
+  '/docs/layout-engine/',
+  '/docs/ui-toolkit-mono/packages/hooks/',
+  '/docs/whitelabel/',
+  '/docs/Norigin-Spatial-Navigation/',
+];
+export const AGENT_QUERIES = ['dash.js', 'useFocusable', 'layout engine', 'whitelabel brand', 'tizen', 'subtitles'];
+
+/** A personal access token for the reader of `cookie`, made through the account API. */
+export async function createToken(baseURL, cookie, name = 'benchmark') {
+  const response = await fetch(`${baseURL}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie, origin: baseURL, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, days: 1 }),
+  });
+  const body = await response.json();
+  if (response.status !== 201) throw new Error(`making a token answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+async function timed(call) {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
+const summary = (samples) => ({ p50: round(median(samples), 2), p95: round(percentile(samples, 95), 2) });
+
+export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds, seconds, repeats, log }) {
+  const token = await createToken(baseURL, cookie);
+  const bearer = { Authorization: `Bearer ${token}` };
+
+  const client = new Client({ name: 'portal-bench', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), { requestInit: { headers: bearer } }),
+  );
+  const samples = { read_page: [], search_docs: [], search_api: [] };
+  const check = (what, result) => {
+    if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content)}`);
+  };
+  try {
+    // One call of each first: the gate's search engine and caches warm up.
+    check('read_page', await client.callTool({ name: 'read_page', arguments: { path: AGENT_PAGES[0] } }));
+    check('search_docs', await client.callTool({ name: 'search_docs', arguments: { query: AGENT_QUERIES[0] } }));
+    for (let r = 0; r < repeats; r++) {
+      for (const path of AGENT_PAGES)
+        samples.read_page.push(
+          await timed(async () =>
+            check('read_page', await client.callTool({ name: 'read_page', arguments: { path } })),
+          ),
+        );
+      for (const query of AGENT_QUERIES) {
+        samples.search_docs.push(
+          await timed(async () =>
+            check('search_docs', await client.callTool({ name: 'search_docs', arguments: { query, limit: 8 } })),
+          ),
+        );
+        samples.search_api.push(
+          await timed(async () => {
+            const response = await fetch(`${baseURL}/api/search?q=${encodeURIComponent(query)}&limit=8`, {
+              headers: bearer,
+            });
+            const body = await response.json();
+            if (response.status !== 200 || body.results.length === 0)
+              throw new Error(
+                `/api/search?q=${query} answered ${response.status} with ${body.results?.length} results`,
+              );
+          }),
+        );
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  const mcpRead = summary(samples.read_page);
+  const mcpSearch = summary(samples.search_docs);
+  const searchApi = summary(samples.search_api);
+  log(
+    `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, /api/search p95 ${searchApi.p95} ms`,
+  );
+
+  // The same Markdown, the same bytes, with a token and with a session.
+  const markdown = `${baseURL}${docPath.replace(/\/$/, '')}.md`;
+  const encoding = { 'Accept-Encoding': 'gzip' };
+  const targets = [
+    { name: 'token', headers: { ...encoding, ...bearer } },
+    { name: 'session', headers: { ...encoding, Cookie: cookie } },
+  ];
+  let reference = null;
+  for (const target of targets) {
+    const response = await fetch(markdown, { headers: target.headers });
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) throw new Error(`${markdown} with a ${target.name} answered ${response.status}`);
+    if (reference && !reference.equals(body)) throw new Error(`${markdown}: the ${target.name} read other bytes`);
+    reference ??= body;
+  }
+  const connections = 32;
+  for (const target of targets) await runWrk(wrkPath, markdown, { seconds: 2, connections, headers: target.headers });
+  const runs = { token: [], session: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + r) % targets.length];
+      runs[target.name].push(await runWrk(wrkPath, markdown, { seconds, connections, headers: target.headers }));
+    }
+    log(
+      `  Markdown ${r + 1}/${rounds}: token ${Math.round(runs.token[r].rps)}/s, session ${Math.round(runs.session[r].rps)}/s`,
+    );
+  }
+  const stat = (name, key) => median(runs[name].map((run) => run[key]));
+  return {
+    'agents.reader': 'partner',
+    'agents.calls_per_tool': samples.read_page.length,
+    'agents.mcp_read_page_p50_ms': mcpRead.p50,
+    'agents.mcp_read_page_p95_ms': mcpRead.p95,
+    'agents.mcp_search_docs_p50_ms': mcpSearch.p50,
+    'agents.mcp_search_docs_p95_ms': mcpSearch.p95,
+    'agents.search_api_p50_ms': searchApi.p50,
+    'agents.search_api_p95_ms': searchApi.p95,
+    'agents.markdown_path': markdown.slice(baseURL.length),
+    'agents.markdown_bytes': reference.length,
+    'agents.token_rps': Math.round(stat('token', 'rps')),
+    'agents.session_rps': Math.round(stat('session', 'rps')),
+    'agents.token_vs_session_rps': round(stat('token', 'rps') / stat('session', 'rps'), 3),
+    'agents.token_p50_ms': round(stat('token', 'p50'), 2),
+    'agents.session_p50_ms': round(stat('session', 'p50'), 2),
+  };
+}
