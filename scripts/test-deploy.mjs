@@ -79,13 +79,12 @@ function standInBaseImage() {
   const rootfs = join(work, 'rootfs');
   rmSync(rootfs, { recursive: true, force: true });
   mkdirSync(rootfs, { recursive: true });
-  run('mmdebstrap', [
-    '--variant=minbase',
-    '--include=ca-certificates',
-    'bookworm',
-    rootfs,
-    'http://deb.debian.org/debian',
-  ]);
+  // The machine's own Debian sources (the mirror apt-get already uses), never a host named here.
+  const sources = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'].find(
+    (file) => existsSync(file) && readFileSync(file, 'utf8').includes('debian'),
+  );
+  if (!sources) throw new Error("test:deploy needs this machine's Debian apt sources for mmdebstrap");
+  run('mmdebstrap', ['--variant=minbase', '--include=ca-certificates', 'bookworm', rootfs, sources]);
   run('install', ['-D', process.execPath, join(rootfs, 'usr/local/bin/node')]);
   const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
   mkdirSync(join(rootfs, 'usr/local/lib/node_modules'), { recursive: true });

@@ -345,10 +345,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // At most one round of checks every two seconds, however often the platform asks.
     if (!readiness || Date.now() - readiness.at > 2000) readiness = { at: Date.now(), answer: checkReadiness() };
     const { ready, checks } = await readiness.answer;
+    // Only what this replica alone lacks takes it out of the load balancer (503): its site.
+    // Firebase, the database and Redis are shared by every replica, so taking replicas out
+    // for them would turn a degraded portal (public pages, pages from the session cache,
+    // events queued, state per replica) into no portal at all. They are reported instead.
+    // While the server shuts down, Fastify itself answers 503.
     return reply
-      .code(ready ? 200 : 503)
+      .code(checks.manifest ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: ready ? 'ready' : 'not ready', checks, redis: shared.kind });
+      .send({ status: ready ? 'ready' : checks.manifest ? 'degraded' : 'not ready', checks, redis: shared.kind });
   });
   app.get('/metrics', async (request, reply) => {
     void reply.header('cache-control', 'no-store');
