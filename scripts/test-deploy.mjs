@@ -396,21 +396,20 @@ async function clusterCheck(emulator) {
 
     // 5. A rolling restart under 100 connections of load.
     const pool = new pg.Pool({ connectionString: postgres.url });
-    const views = async () =>
+    // The page views of one reader of their own (the administrator) while the replicas
+    // restart: every one of their answered requests must be in the trail.
+    const views = async (email) =>
       Number(
-        (
-          await pool.query("select count(*) from audit_events where kind = 'page.view' and actor_email = $1", [
-            staff.email,
-          ])
-        ).rows[0].count,
+        (await pool.query("select count(*) from audit_events where kind = 'page.view' and actor_email = $1", [email]))
+          .rows[0].count,
       );
-    const viewsBefore = await views();
+    const viewsBefore = await views(admin.email);
     let privateServed = 0;
     const counting = autocannon({
       url: nginx.url,
       connections: 10,
-      amount: 500,
-      requests: [{ method: 'GET', path: PRIVATE, headers: { cookie } }],
+      duration: 600,
+      requests: [{ method: 'GET', path: PRIVATE, headers: { cookie: adminCookie } }],
     });
     counting.on('response', (_c, statusCode) => {
       if (statusCode === 200) privateServed += 1;
@@ -422,6 +421,7 @@ async function clusterCheck(emulator) {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     });
+    counting.stop();
     await counting;
     results['cluster.rolling_restart'] = rolling;
     log(`Rolling restart of 3 replicas under 100 connections: ${JSON.stringify(rolling)}`);
@@ -430,10 +430,13 @@ async function clusterCheck(emulator) {
     // 6. Audit events of finished requests survive (restarts write their queues before exiting).
     for (let i = 0; i < 3; i++) await stopProcess(replicas[i]);
     for (let i = 0; i < 3; i++) replicas[i] = await startReplica(ports[i], env);
-    const written = (await views()) - viewsBefore;
-    results['cluster.private_views_served_counted'] = privateServed;
-    results['cluster.private_views_recorded_total'] = written;
-    log(`Page views recorded since the restart began: ${written} (the counted run alone served ${privateServed})`);
+    const written = (await views(admin.email)) - viewsBefore;
+    results['cluster.private_views_served'] = privateServed;
+    results['cluster.private_views_recorded'] = written;
+    log(`Page views answered to the counted reader during the restarts: ${privateServed}; in the trail: ${written}`);
+    assert.ok(privateServed > 0, 'the counted reader was served during the restarts');
+    // At least: none lost. (More would be a request nginx retried after a replica had
+    // answered it but the answer was lost; the figures above show whether that happened.)
     assert.ok(written >= privateServed, 'every page view of a finished request is in the trail');
 
     // 7. kill -9 of one replica under load.
