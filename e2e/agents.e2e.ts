@@ -115,12 +115,13 @@ test.describe('the MCP server, with the SDK’s own client', () => {
     const { token, id, cookie } = await tokenFor(base, partnerReader);
     const revoked = await fetch(`${base}/api/tokens/${id}`, { method: 'DELETE', headers: { cookie, origin: base } });
     expect(revoked.status).toBe(204);
-    await expect(mcp(base, token)).rejects.toThrow(/401/);
+    // The SDK's transport error carries the HTTP status as its code.
+    await expect(mcp(base, token)).rejects.toMatchObject({ code: 401 });
     const { token: other } = await tokenFor(base, partnerReader);
     const inUrl = new Client({ name: 'portal-e2e', version: '1.0.0' });
     await expect(
       inUrl.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp?token=${other}`))),
-    ).rejects.toThrow(/401/);
+    ).rejects.toMatchObject({ code: 401 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { hydrated, expect, site, test } from './fixtures';
 
 test.describe('navbar', () => {
-  test('shows the logo and title, Documentation, GitHub, the language menu, Logout and the theme switch', async ({
+  test('shows the logo and title, Documentation, GitHub, the language menu, Account, Logout and the theme switch', async ({
     page,
   }) => {
     await page.goto('/docs/layout-engine/');
@@ -13,6 +13,7 @@ test.describe('navbar', () => {
     await expect(navbar.getByRole('link', { name: 'GitHub' })).toHaveAttribute('href', site.codeHostingUrl);
     // The reader projects run signed in; gate.e2e.ts sees the Login link of a signed-out reader.
     await expect(navbar.getByRole('button', { name: /^Logout \(reader@norigin\.example\)$/ })).toBeVisible();
+    await expect(navbar.getByRole('link', { name: 'Account', exact: true })).toHaveAttribute('href', '/account');
     await expect(navbar.getByRole('link', { name: 'Login' })).toHaveCount(0);
     await expect(navbar.getByRole('button', { name: /Switch between dark and light mode/ })).toBeVisible();
 

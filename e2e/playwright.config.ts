@@ -55,7 +55,8 @@ export default defineConfig({
     // Signing in and out, the gate as anonymous readers meet it, and readers of each group.
     {
       name: 'gate',
-      // With what a signed-out visitor meets (visitor.e2e.ts) and the login page (login.e2e.ts).
+      // With what a signed-out visitor meets (visitor.e2e.ts), the login page (login.e2e.ts),
+      // and what coding assistants use: tokens on /account, Markdown, llms.txt, search API, MCP.
       testMatch: [
         'auth.e2e.ts',
         'gate.e2e.ts',
@@ -64,6 +65,8 @@ export default defineConfig({
         'admin.e2e.ts',
         'visitor.e2e.ts',
         'login.e2e.ts',
+        'account.e2e.ts',
+        'agents.e2e.ts',
       ],
       use: browser,
     },

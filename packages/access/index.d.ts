@@ -2,8 +2,8 @@
 export interface PolicyFile {
   groups: Record<string, { label: string; reads: 'all' | readonly string[] }>;
   public: { routes: readonly string[]; sections: readonly string[] };
-  /** `groups`: read by exactly these groups, whatever their `reads` say. */
-  sections: Record<string, { label?: string; paths: readonly string[]; groups?: readonly string[] }>;
+  /** `groups`: read by exactly these groups (`'all'`: every group), whatever their `reads` say. */
+  sections: Record<string, { label?: string; paths: readonly string[]; groups?: 'all' | readonly string[] }>;
   accounts: { claim: string; emailDomains: readonly { domain: string; groups: readonly string[] }[] };
   requestAccess: { email: string; label?: string };
 }

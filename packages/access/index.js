@@ -95,19 +95,24 @@ export function compilePolicy(file) {
   /** Section → the groups that read it, sorted. */
   const readers = new Map();
   for (const [name, section] of sectionEntries) {
-    if (section.groups !== undefined) {
-      if (!Array.isArray(section.groups)) problems.push(`section "${name}": groups must be a list of group names`);
+    if (section.groups !== undefined && section.groups !== 'all') {
+      if (!Array.isArray(section.groups))
+        problems.push(`section "${name}": groups must be "all" or a list of group names`);
       else
         for (const group of section.groups)
           if (!(group in (file.groups ?? {})))
             problems.push(`section "${name}" is for group "${group}", which the policy does not define`);
     }
     const names = (
-      Array.isArray(section.groups)
-        ? section.groups
-        : groups
-            .filter(([, group]) => group.reads === 'all' || (Array.isArray(group.reads) && group.reads.includes(name)))
-            .map(([groupName]) => groupName)
+      section.groups === 'all'
+        ? groups.map(([groupName]) => groupName)
+        : Array.isArray(section.groups)
+          ? section.groups
+          : groups
+              .filter(
+                ([, group]) => group.reads === 'all' || (Array.isArray(group.reads) && group.reads.includes(name)),
+              )
+              .map(([groupName]) => groupName)
     )
       .slice()
       .sort();

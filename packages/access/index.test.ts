@@ -166,6 +166,8 @@ describe('who reads which route (the checked-in policy)', () => {
     ['/docs/support-documentation', INTERNAL],
     ['/admin', ['admin']],
     ['/ADMIN/insights', ['admin']],
+    ['/account', ALL],
+    ['/Account/', ALL],
   ])('%s is read by %j', (path, groups) => {
     expect(readersOf(path)).toEqual(groups);
   });
@@ -276,6 +278,17 @@ describe('checking a policy', () => {
     expect(message).toContain('e-mail domain rule "not a domain" is not a domain name');
     expect(message).toContain('gives group "wizards"');
     expect(message).toContain('section "vault" is for group "wardens", which the policy does not define');
+  });
+
+  it('gives a section with groups "all" to every group, one added later included', () => {
+    const file = valid();
+    (file.groups as Record<string, { label: string; reads: 'all' | string[] }>).reviewers = {
+      label: 'Reviewers',
+      reads: ['blog'],
+    };
+    const compiled = compilePolicy(file);
+    expect(readersOf('/account', compiled)).toEqual(['admin', 'partner', 'reviewers', 'staff']);
+    expect(readersOf('/docs/player-manager-mono/', compiled)).toEqual(['admin', 'partner', 'staff']);
   });
 
   it('refuses a section that no group reads', () => {

@@ -34,7 +34,7 @@ export default {
   /**
    * Every other page belongs to exactly one section; each group reads the sections it
    * lists (`'all'`: every section). A section with `groups` is read by exactly those
-   * groups, whatever their `reads` say.
+   * groups (`'all'`: every group), whatever their `reads` say.
    */
   sections: {
     administration: {
@@ -42,6 +42,13 @@ export default {
       // Readers, groups, the audit trail and reading insights: administrators only.
       paths: ['/admin'],
       groups: ['admin'],
+    },
+    account: {
+      label: 'Your account',
+      // The reader's own e-mail, groups and personal access tokens: every signed-in reader
+      // has one, whatever their groups, so a group added later gets it too.
+      paths: ['/account'],
+      groups: 'all',
     },
     player: {
       label: 'Player framework',

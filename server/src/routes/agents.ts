@@ -151,14 +151,16 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       const file = markdownFileFor(ctx, path);
       if (!file || !readable(reader.groups, file)) return notFound(path);
       const page = pageOfMarkdown(file.url) ?? file.url;
-      ctx.audit(request, {
-        kind: 'page.view',
-        actorUid: reader.uid,
-        actorEmail: reader.email,
-        path: ctx.site.lookup(page)?.url ?? page,
-        groups: reader.groups,
-        detail: { via: 'mcp' },
-      });
+      // Like every other page view: recorded unless AUDIT_PAGE_VIEWS=false turns them off.
+      if (ctx.config.audit.pageViews)
+        ctx.audit(request, {
+          kind: 'page.view',
+          actorUid: reader.uid,
+          actorEmail: reader.email,
+          path: ctx.site.lookup(page)?.url ?? page,
+          groups: reader.groups,
+          detail: { via: 'mcp' },
+        });
       return { content: [{ type: 'text', text: file.bodies.identity?.toString('utf8') ?? '' }] };
     },
   );

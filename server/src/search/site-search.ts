@@ -8,6 +8,21 @@ import { accessUnits, mayRead } from '@portal/access';
 import { markdownUrl } from '../manifest/markdown-urls.js';
 import type { Site } from '../site.js';
 
+const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
+
+/**
+ * Pagefind's excerpt as plain text: without its `<mark>` tags and with its HTML escapes
+ * undone (in one pass, so an escaped `&amp;lt;` stays the text `&lt;`), since an assistant
+ * reads code in a snippet as code.
+ */
+export function plainText(excerpt: string): string {
+  return excerpt
+    .replace(/<\/?mark>/g, '')
+    .replace(/&(?:lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity] ?? entity)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** One result of the search API and of the MCP tool. */
 export interface SearchResult {
   title: string;
@@ -116,10 +131,7 @@ export class SiteSearch {
         title: item.meta.title ?? url,
         url,
         mdUrl: markdownUrl(url),
-        snippet: item.excerpt
-          .replace(/<\/?mark>/g, '')
-          .replace(/\s+/g, ' ')
-          .trim(),
+        snippet: plainText(item.excerpt),
       };
     });
   }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import clsx from 'clsx';
+import Link from '@docusaurus/Link';
 import { useLocation } from '@docusaurus/router';
 import NavbarNavLink from '@theme/NavbarItem/NavbarNavLink';
 import { LOGIN_PATH, loginUrlFor, normalizeRoute } from '@portal/access';
@@ -16,6 +17,9 @@ interface Props {
   /** Given to every navbar item by the theme; placement is the navbar's business. */
   position?: 'left' | 'right';
 }
+
+/** The reader's own page: e-mail, groups and personal access tokens. */
+const ACCOUNT_PATH = '/account';
 
 /** Where the Login link points: back to this page after signing in, or plain /login on it. */
 function useLoginHref(): string {
@@ -81,6 +85,7 @@ function Placeholder({ className }: { className?: string }): React.JSX.Element {
         <span className={styles.account}>
           <span className={styles.avatar}>&nbsp;</span>
           <span className={styles.email}>&nbsp;</span>
+          <span className={styles.accountLink}>Account</span>
           <span className={clsx(styles.logout, styles.linkButton)}>Logout</span>
         </span>
       </span>
@@ -90,7 +95,7 @@ function Placeholder({ className }: { className?: string }): React.JSX.Element {
 }
 
 /**
- * The navbar's Login / Logout item (spec §2). Every state takes the same room: the signed-in
+ * The navbar's Login / Account and Logout item (spec §2). Every state takes the same room: the signed-in
  * item has a fixed width (a long address is cut, its whole text is in the title), and until
  * the session answers a placeholder of the expected shape holds its place.
  */
@@ -136,6 +141,9 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
           </span>
         </li>
         <li className="menu__list-item">
+          <NavbarNavLink to={ACCOUNT_PATH} label="Account" className="menu__link" onClick={onClick} />
+        </li>
+        <li className="menu__list-item">
           <LogoutButton email={state.email} mobile onFailure={() => setLogoutFailed(true)} />
         </li>
         {logoutFailed && (
@@ -162,6 +170,9 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
             {state.email}
           </span>
         )}
+        <Link to={ACCOUNT_PATH} className={styles.accountLink} title="Your account and personal access tokens">
+          Account
+        </Link>
         <LogoutButton email={state.email} mobile={false} onFailure={() => setLogoutFailed(true)} />
       </span>
     </div>

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 
+import ConfirmDialog from '@site/src/components/ConfirmDialog';
+
 import { adminApi, AdminApiError, type GroupInfo, type ReaderAccount, type ReaderPage } from './api';
-import ConfirmDialog from './ConfirmDialog';
 import { formatTime } from './format';
 import styles from './admin.module.css';
 

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import clsx from 'clsx';
 
-import styles from './admin.module.css';
+import styles from './styles.module.css';
 
 /**
  * A modal question (the browser's own `<dialog>`: focus kept inside, Escape cancels) for
- * what an administrator must confirm before it is done.
+ * what must be confirmed before it is done: an administrator's changes to a reader, a
+ * reader revoking a token.
  */
 export default function ConfirmDialog({
   title,

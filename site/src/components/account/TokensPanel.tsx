@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useState } from 'react';
+import clsx from 'clsx';
+
+import ConfirmDialog from '@site/src/components/ConfirmDialog';
+
+import { tokenApi, TokenApiError, type CreatedToken, type TokenList, type TokenRecord } from './api';
+import { describeExpiry, formatDay, statusOf } from './format';
+import NewTokenForm from './NewTokenForm';
+import NewTokenNotice from './NewTokenNotice';
+import styles from './account.module.css';
+
+/** The most a single moment's clock matters here: whether a token has expired, for its label. */
+const useNow = (): number => {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+};
+
+function TokenRow({
+  token,
+  now,
+  onRevoke,
+}: {
+  token: TokenRecord;
+  now: number;
+  onRevoke: (token: TokenRecord) => void;
+}): React.JSX.Element {
+  const status = statusOf(token, now);
+  return (
+    <tr>
+      <th scope="row">
+        <span className={styles.tokenName}>{token.name}</span>
+        <code className={styles.hint}>{token.hint}</code>
+      </th>
+      <td>{formatDay(token.createdAt)}</td>
+      <td>{describeExpiry(token, now)}</td>
+      <td>{formatDay(token.lastUsedAt) ?? 'never'}</td>
+      <td>
+        <span className={clsx(styles.status, styles[`status-${status}`])}>{status}</span>
+      </td>
+      <td>
+        {status === 'active' && (
+          <button
+            type="button"
+            className="button button--sm button--danger"
+            onClick={() => onRevoke(token)}
+            aria-label={`Revoke ${token.name}`}
+          >
+            Revoke
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The reader's personal access tokens: make one (its secret shown once), see each one's
+ * life and last use, revoke one after a confirmation.
+ */
+export default function TokensPanel(): React.JSX.Element {
+  const [list, setList] = useState<TokenList | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [revoking, setRevoking] = useState<TokenRecord | null>(null);
+  const now = useNow();
+
+  const load = useCallback(
+    (): Promise<void> =>
+      tokenApi.list().then(
+        (next) => {
+          setList(next);
+          setLoadError(null);
+        },
+        (caught: unknown) =>
+          setLoadError(caught instanceof TokenApiError ? caught.message : 'Could not load your tokens.'),
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function revoke(token: TokenRecord): Promise<void> {
+    setNotice(null);
+    try {
+      await tokenApi.revoke(token.id);
+      setError(null);
+      setNotice(`“${token.name}” is revoked.`);
+      if (created?.record.id === token.id) setCreated(null);
+    } catch (caught) {
+      setError(caught instanceof TokenApiError ? caught.message : 'The token was not revoked; try again.');
+    }
+    await load();
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">Personal access tokens</h2>
+      <p>
+        A token lets your coding assistant (Claude Code, Cursor, VS Code and others) read the pages you may read: the
+        MCP server at <code>/mcp</code>, the search API, <code>/llms.txt</code> and every page as Markdown. It carries
+        your access as it is at each use, so if your groups change or your account is disabled, the token follows within
+        a minute.
+      </p>
+
+      {loadError !== null && list === null ? (
+        <div role="alert">
+          <p className={styles.error}>{loadError}</p>
+          <button type="button" className="button button--secondary button--sm" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      ) : list === null ? (
+        <p role="status">Loading your tokens…</p>
+      ) : (
+        <>
+          <h3 className={styles.subheading}>Create a token</h3>
+          <NewTokenForm
+            maxDays={list.maxDays}
+            onCreated={(next) => {
+              setCreated(next);
+              setNotice(null);
+              void load();
+            }}
+          />
+          {created && <NewTokenNotice key={created.record.id} created={created} onDone={() => setCreated(null)} />}
+
+          <h3 className={styles.subheading}>Your tokens</h3>
+          <div role="alert">{error && <p className={styles.error}>{error}</p>}</div>
+          <div role="status" className={styles.notice}>
+            {notice}
+          </div>
+          {list.tokens.length === 0 ? (
+            <p className={styles.empty}>You have no tokens yet. Create one above for each assistant or machine.</p>
+          ) : (
+            <div className={styles.tableWrap}>
+              <table className={styles.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span className={styles.visuallyHidden}>Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.tokens.map((token) => (
+                    <TokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke “${revoking.name}”?`}
+          confirm="Revoke token"
+          danger
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => {
+            const token = revoking;
+            setRevoking(null);
+            void revoke(token);
+          }}
+        >
+          <p>
+            Every assistant that uses it is refused from now on. This cannot be undone; create a new token if you need
+            one again.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

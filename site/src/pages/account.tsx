@@ -1,0 +1,20 @@
+import clsx from 'clsx';
+import Layout from '@theme/Layout';
+import Heading from '@theme/Heading';
+
+import AccountSummary from '@site/src/components/account/AccountSummary';
+import TokensPanel from '@site/src/components/account/TokensPanel';
+import styles from '@site/src/components/account/account.module.css';
+
+/** `/account`: the signed-in reader's e-mail and groups, and their personal access tokens. */
+export default function AccountPage(): React.JSX.Element {
+  return (
+    <Layout title="Your account" description="Your e-mail, your reader groups and your personal access tokens.">
+      <main className={clsx('container', styles.page)}>
+        <Heading as="h1">Your account</Heading>
+        <AccountSummary />
+        <TokensPanel />
+      </main>
+    </Layout>
+  );
+}
