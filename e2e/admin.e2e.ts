@@ -172,3 +172,34 @@ test.describe('"Was this page helpful?"', () => {
     await context.close();
   });
 });
+
+test.describe('personal access tokens on the administration page', () => {
+  test("an administrator revokes a reader's token, which is refused from then on", async ({ browser, baseURL }) => {
+    const base = String(baseURL);
+    const account = await emulatorReaders.create({ groups: ['partner'], email: unique('token-owner') });
+    const reader = await signedIn(browser, base, account);
+    const made = await reader.page.request.post('/api/tokens', {
+      data: { name: 'Cursor on the old laptop', days: 30 },
+      headers: { origin: base },
+    });
+    expect(made.status()).toBe(201);
+    const { token } = (await made.json()) as { token: string };
+    const withToken = () => fetch(`${base}/docs/whitelabel.md`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await withToken()).status).toBe(200);
+    await reader.context.close();
+
+    const admin = await signedIn(browser, base, adminReader);
+    await openAdmin(admin.page);
+    await admin.page.getByRole('tab', { name: 'Tokens' }).click();
+    await admin.page.getByRole('tabpanel', { name: 'Tokens' }).getByLabel('Reader (e-mail or id)').fill(account.email);
+    const row = admin.page.getByRole('row').filter({ hasText: 'Cursor on the old laptop' });
+    await expect(row).toContainText(account.email);
+    await expect(row).toContainText('active');
+    await row.getByRole('button', { name: `Revoke Cursor on the old laptop of ${account.email}` }).click();
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await expect(admin.page.getByRole('status').filter({ hasText: 'is revoked' })).toBeVisible();
+    await expect(row).toContainText('revoked');
+    expect((await withToken()).status).toBe(401);
+    await admin.context.close();
+  });
+});

@@ -74,6 +74,20 @@ export interface Insights {
   groups: GroupInfo[];
 }
 
+/** A reader's personal access token as administrators see it (never its secret). */
+export interface AdminToken {
+  id: string;
+  uid: string;
+  email: string;
+  name: string;
+  /** The token's first characters, to recognise it. */
+  hint: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
 export class AdminApiError extends Error {
   constructor(
     message: string,
@@ -150,4 +164,6 @@ export const adminApi = {
   exportUrl: (format: 'csv' | 'json', params: { kind?: string; reader?: string; from?: string; to?: string }) =>
     `/api/admin/audit${query({ ...params, format })}`,
   insights: (params: { group?: string; days?: number }) => request<Insights>('GET', `/insights${query(params)}`),
+  tokens: (reader?: string) => request<{ tokens: AdminToken[] }>('GET', `/tokens${query({ reader })}`),
+  revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
 };

@@ -3,16 +3,17 @@ import { useState } from 'react';
 import AdminLayout from '@site/src/components/admin/AdminLayout';
 import AuditPanel, { type AuditFilters } from '@site/src/components/admin/AuditPanel';
 import ReadersPanel from '@site/src/components/admin/ReadersPanel';
+import TokensPanel from '@site/src/components/admin/TokensPanel';
 import styles from '@site/src/components/admin/admin.module.css';
 
-/** `/admin`: readers and their groups, invitations, and the audit trail. */
+/** `/admin`: readers and their groups, invitations, the audit trail, and every reader's tokens. */
 export default function AdminPage(): React.JSX.Element {
-  const [tab, setTab] = useState<'readers' | 'audit'>('readers');
+  const [tab, setTab] = useState<'readers' | 'audit' | 'tokens'>('readers');
   const [audit, setAudit] = useState<AuditFilters>({ kind: '', reader: '', from: '', to: '' });
 
   return (
     <AdminLayout title="Administration" current="readers">
-      <div role="tablist" aria-label="Readers or audit trail" className={styles.tabs}>
+      <div role="tablist" aria-label="Readers, audit trail or tokens" className={styles.tabs}>
         <button
           type="button"
           role="tab"
@@ -35,6 +36,17 @@ export default function AdminPage(): React.JSX.Element {
         >
           Audit trail
         </button>
+        <button
+          type="button"
+          role="tab"
+          id="tab-tokens"
+          aria-controls="panel-tokens"
+          aria-selected={tab === 'tokens'}
+          className={styles.tab}
+          onClick={() => setTab('tokens')}
+        >
+          Tokens
+        </button>
       </div>
       <div role="tabpanel" id="panel-readers" aria-labelledby="tab-readers" hidden={tab !== 'readers'}>
         <ReadersPanel
@@ -46,6 +58,9 @@ export default function AdminPage(): React.JSX.Element {
       </div>
       <div role="tabpanel" id="panel-audit" aria-labelledby="tab-audit" hidden={tab !== 'audit'}>
         {tab === 'audit' && <AuditPanel filters={audit} onFilters={setAudit} />}
+      </div>
+      <div role="tabpanel" id="panel-tokens" aria-labelledby="tab-tokens" hidden={tab !== 'tokens'}>
+        {tab === 'tokens' && <TokensPanel />}
       </div>
     </AdminLayout>
   );

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useState } from 'react';
+
+import ConfirmDialog from '@site/src/components/ConfirmDialog';
+import { describeExpiry, formatDay, statusOf } from '@site/src/components/account/format';
+
+import { adminApi, AdminApiError, type AdminToken } from './api';
+import styles from './admin.module.css';
+
+/**
+ * Every reader's personal access tokens (names, first characters, dates; never a secret),
+ * for an administrator who must end one: a leaked token, a reader who left. Revoking is
+ * confirmed first, recorded in the trail, and refused at once by every replica that shares
+ * Redis (within `SESSION_CACHE_TTL_SECONDS` by the others).
+ */
+export default function TokensPanel(): React.JSX.Element {
+  const [reader, setReader] = useState('');
+  const [tokens, setTokens] = useState<AdminToken[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState('');
+  const [revoking, setRevoking] = useState<AdminToken | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+
+  const load = useCallback(async (who: string) => {
+    try {
+      const { tokens: found } = await adminApi.tokens(who.trim() || undefined);
+      setTokens(found);
+      setError(null);
+      setNow(Date.now());
+    } catch (failure) {
+      setError(failure instanceof AdminApiError ? failure.message : 'Could not load the tokens.');
+    }
+  }, []);
+
+  useEffect(() => {
+    const timer = window.setTimeout(() => void load(reader), 250);
+    return () => window.clearTimeout(timer);
+  }, [reader, load]);
+
+  async function revoke(token: AdminToken): Promise<void> {
+    try {
+      await adminApi.revokeToken(token.id);
+      setNotice(`“${token.name}” of ${token.email} is revoked.`);
+      await load(reader);
+    } catch (failure) {
+      setError(failure instanceof AdminApiError ? failure.message : 'Could not revoke the token.');
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">Personal access tokens</h2>
+      <p className={styles.muted}>
+        Readers make tokens on their account page for their coding assistants; each reads what its reader may read, as
+        the reader’s groups are now.
+      </p>
+      <div className={styles.filters}>
+        <label className={styles.field}>
+          Reader (e-mail or id)
+          <input type="search" value={reader} onChange={(event) => setReader(event.target.value)} />
+        </label>
+      </div>
+      <p role="status" className={styles.notice}>
+        {notice}
+      </p>
+      <div role="alert">{error && <p className={styles.error}>{error}</p>}</div>
+      {tokens === null ? (
+        <p>Loading the tokens…</p>
+      ) : tokens.length === 0 ? (
+        <p>{reader.trim() ? 'This reader has no tokens.' : 'No reader has made a token yet.'}</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <caption>Tokens, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Reader</th>
+                <th scope="col">Name</th>
+                <th scope="col">Made</th>
+                <th scope="col">Ends</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="portal-visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => {
+                const status = statusOf(token, now);
+                return (
+                  <tr key={token.id}>
+                    <td className={styles.email}>{token.email}</td>
+                    <td>
+                      {token.name} <code className={styles.muted}>{token.hint}</code>
+                    </td>
+                    <td className={styles.nowrap}>{formatDay(token.createdAt)}</td>
+                    <td>{describeExpiry(token, now)}</td>
+                    <td className={styles.nowrap}>{formatDay(token.lastUsedAt) ?? 'never'}</td>
+                    <td>{status}</td>
+                    <td className={styles.actions}>
+                      {status === 'active' && (
+                        <button
+                          type="button"
+                          className="button button--sm button--danger"
+                          aria-label={`Revoke ${token.name} of ${token.email}`}
+                          onClick={() => setRevoking(token)}
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke “${revoking.name}” of ${revoking.email}?`}
+          confirm="Revoke token"
+          danger
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => {
+            const token = revoking;
+            setRevoking(null);
+            void revoke(token);
+          }}
+        >
+          <p>
+            Every assistant that uses it is refused from now on. This cannot be undone; the reader can make a new one.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
