@@ -48,7 +48,15 @@ export default defineConfig({
       name: 'reader',
       // With the look of every page template: axe on each, package cards, the pager, wide
       // tables, the navbar while the session answers.
-      testMatch: ['routes.e2e.ts', 'pages.e2e.ts', 'layout.e2e.ts', 'runtime.e2e.ts', 'look.e2e.ts', 'a11y.e2e.ts'],
+      testMatch: [
+        'routes.e2e.ts',
+        'pages.e2e.ts',
+        'layout.e2e.ts',
+        'runtime.e2e.ts',
+        'look.e2e.ts',
+        'a11y.e2e.ts',
+        'markdown.e2e.ts',
+      ],
       dependencies: ['sign-in'],
       use: { ...browser, storageState: readerState },
     },
