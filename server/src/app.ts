@@ -162,6 +162,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }));
   if (!options.store) app.addHook('onClose', () => store.close());
   const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
+  // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
+  app.decorateRequest('accessClass', undefined);
+  app.decorateRequest('portalReader', undefined);
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
@@ -169,8 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', (request, reply, done) => {
     const access =
       request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
-    metrics.requests.inc({ class: access, status: String(reply.statusCode) });
-    metrics.latency.observe({ class: access }, reply.elapsedTime / 1000);
+    metrics.observeRequest(access, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   const directory = new ReaderDirectory(identity.auth);

@@ -12,6 +12,21 @@ export class Metrics {
   readonly sessionChecks: Counter<'result'>;
   readonly identityCalls: Counter<'outcome'>;
 
+  /** Label-bound children, made once per label set: the request path pays no label hashing. */
+  private readonly requestChildren = new Map<string, { inc(): void }>();
+  private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
+
+  /** Counts an answered request and its time, by access class and status. */
+  observeRequest(access: string, status: number, seconds: number): void {
+    const key = `${access} ${status}`;
+    let counter = this.requestChildren.get(key);
+    if (!counter) this.requestChildren.set(key, (counter = this.requests.labels(access, String(status))));
+    counter.inc();
+    let histogram = this.latencyChildren.get(access);
+    if (!histogram) this.latencyChildren.set(access, (histogram = this.latency.labels(access)));
+    histogram.observe(seconds);
+  }
+
   constructor(sources: {
     store: () => { audit: { queued: number; dropped: number; failedWrites: number }; ready: boolean };
     redisErrors: () => number;
