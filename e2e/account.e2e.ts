@@ -1,20 +1,10 @@
 import type { Page } from '@playwright/test';
 
 import { expect, hydrated, test } from './fixtures';
-import { emulatorReaders, partnerReader } from './readers';
+import { emulatorReaders, partnerReader, signInThroughApi as signIn } from './readers';
 
 // Chromium asks before a page reads or writes the clipboard; these tests read what was copied.
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-
-/** Signs the page's browser in as `reader` through the session API (the sign-in form is tested elsewhere). */
-async function signIn(page: Page, baseURL: string, reader: { email: string; password: string }): Promise<void> {
-  const idToken = await emulatorReaders.signIn(reader.email, reader.password);
-  const response = await page.request.post(`${baseURL}/api/session`, {
-    data: { idToken },
-    headers: { origin: baseURL },
-  });
-  expect(response.status()).toBe(200);
-}
 
 const clipboardText = (page: Page): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
 

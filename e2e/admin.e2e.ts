@@ -1,20 +1,7 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 import { expect, hydrated, signInWithEmail, test } from './fixtures';
-import { adminReader, emulatorReaders } from './readers';
-
-/** A browser context signed in as `reader` through the session API (the sign-in UI is tested elsewhere). */
-async function signedIn(browser: Browser, baseURL: string, reader: { email: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const idToken = await emulatorReaders.signIn(reader.email, reader.password);
-  const response = await page.request.post(`${baseURL}/api/session`, {
-    data: { idToken },
-    headers: { origin: baseURL },
-  });
-  expect(response.status()).toBe(200);
-  return { context, page };
-}
+import { adminReader, emulatorReaders, signedInContext as signedIn } from './readers';
 
 const unique = (prefix: string): string => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@studio.example`;
 

@@ -1,24 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 import { expect, hydrated, signInWithEmail, test } from './fixtures';
 import { serveOfflineStandIns } from './offline';
-import { demoReader, emulatorReaders, noAccessReader, partnerReader } from './readers';
-
-/** A browser context signed in as `reader` through the session API (the sign-in UI is tested below). */
-async function signedInPage(browser: Browser, baseURL: string, reader: { email: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const idToken = await emulatorReaders.signIn(reader.email, reader.password);
-  const response = await page.request.post(`${baseURL}/api/session`, {
-    data: { idToken },
-    headers: { origin: baseURL },
-  });
-  expect(response.status()).toBe(200);
-  return { context, page };
-}
+import { demoReader, emulatorReaders, noAccessReader, partnerReader, signedInContext as signedInPage } from './readers';
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Docs sidebar' });
 

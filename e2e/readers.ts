@@ -1,3 +1,5 @@
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+
 import { EmulatorReaders } from '../server/src/test/readers';
 import { readSeed } from '../scripts/emulator.mjs';
 
@@ -32,3 +34,32 @@ export const disabledReader = (() => {
 
 /** The emulator the run uses, for readers of a test's own (logout revokes every session of a reader). */
 export const emulatorReaders = new EmulatorReaders(`127.0.0.1:${process.env.E2E_EMULATOR_PORT}`, 'demo-norigin-portal');
+
+/**
+ * Signs `page`'s browser in as `reader` through the session API (the sign-in form has its
+ * own tests), so a test starts on the page it is about.
+ */
+export async function signInThroughApi(
+  page: Page,
+  baseURL: string,
+  reader: { email: string; password: string },
+): Promise<void> {
+  const idToken = await emulatorReaders.signIn(reader.email, reader.password);
+  const response = await page.request.post(`${baseURL}/api/session`, {
+    data: { idToken },
+    headers: { origin: baseURL },
+  });
+  expect(response.status()).toBe(200);
+}
+
+/** A browser context of its own, signed in as `reader` (readers of different kinds side by side). */
+export async function signedInContext(
+  browser: Browser,
+  baseURL: string,
+  reader: { email: string; password: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInThroughApi(page, baseURL, reader);
+  return { context, page };
+}

@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 
 import { expect, hydrated, site, test } from './fixtures';
 import { holdRequests, navbarLayout } from './layout-shift';
-import { emulatorReaders, partnerReader } from './readers';
+import { partnerReader, signedInContext } from './readers';
 
 /** The pages a signed-out visitor may read, and the not-found page. */
 const publicPages = [
@@ -161,14 +161,7 @@ test.describe('a signed-out visitor', () => {
 });
 
 async function partnerPage(browser: Browser, baseURL: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const idToken = await emulatorReaders.signIn(partnerReader.email, partnerReader.password);
-  const response = await page.request.post(`${baseURL}/api/session`, {
-    data: { idToken },
-    headers: { origin: baseURL },
-  });
-  expect(response.status()).toBe(200);
+  const { context, page } = await signedInContext(browser, baseURL, partnerReader);
   return { page, close: () => context.close() };
 }
 

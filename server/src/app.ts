@@ -165,10 +165,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
   app.decorateRequest('accessClass', undefined);
   app.decorateRequest('portalReader', undefined);
-  app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
   app.addHook('onResponse', (request, reply, done) => {
     const access =
       request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
@@ -206,7 +202,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameguard: { action: 'deny' },
     strictTransportSecurity: config.production ? { maxAge: 31_536_000 } : false,
   });
+  // One hook on every request: the security headers and the request id the logs carry.
   app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 

@@ -281,6 +281,8 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
       ['GET', '/api/admin/audit'],
       ['GET', '/api/admin/audit?format=csv'],
       ['GET', '/api/admin/insights'],
+      ['GET', '/api/admin/tokens'],
+      ['DELETE', '/api/admin/tokens/no-such-token'],
     ];
 
     it.each(routes)('%s %s: anonymous 401, staff and partner 403, another origin 403', async (method, url, payload) => {

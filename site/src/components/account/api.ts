@@ -3,6 +3,7 @@
  * page calls it: same origin, the session cookie, JSON. Every failure becomes a
  * TokenApiError with words to show.
  */
+import { jsonRequest, serverReason } from '@site/src/api/json-api';
 
 /** A token as the server lists it: never its secret, only its first characters. */
 export interface TokenRecord {
@@ -28,20 +29,12 @@ export interface CreatedToken {
   record: TokenRecord;
 }
 
-export class TokenApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'TokenApiError';
-  }
-}
+/** A failed call of the account page (the site's one API error). */
+export { ApiError as TokenApiError } from '@site/src/api/json-api';
 
 /** The words for a failed call: the server's reason, or what the status means. */
 export function failureMessage(status: number, body: unknown): string {
-  const reason =
-    typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : null;
+  const reason = serverReason(body);
   if (status === 401) return 'Your session has ended. Sign in again to manage your tokens.';
   if (reason) return reason;
   if (status === 429) return 'Too many tokens made in a minute. Wait a moment, then try again.';
@@ -49,24 +42,8 @@ export function failureMessage(status: number, body: unknown): string {
   return `The portal answered ${status}.`;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new TokenApiError('Could not reach the portal. Check your connection and try again.', 0);
-  }
-  if (response.status === 204) return undefined as T;
-  const parsed: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new TokenApiError(failureMessage(response.status, parsed), response.status);
-  return parsed as T;
-}
+const call = <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> =>
+  jsonRequest<T>(method, path, body, failureMessage);
 
 export const tokenApi = {
   list: () => call<TokenList>('GET', '/api/tokens'),

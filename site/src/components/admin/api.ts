@@ -2,6 +2,8 @@
  * The administration API (`/api/admin/…`, server/src/routes/admin.ts) as the admin pages
  * call it. Every failure becomes an AdminApiError with the server's reason, to show.
  */
+import { jsonRequest, serverReason } from '@site/src/api/json-api';
+import type { TokenRecord } from '@site/src/components/account/api';
 
 export interface GroupInfo {
   name: string;
@@ -74,34 +76,18 @@ export interface Insights {
   groups: GroupInfo[];
 }
 
-/** A reader's personal access token as administrators see it (never its secret). */
-export interface AdminToken {
-  id: string;
+/** A reader's personal access token as administrators see it (never its secret): whose it is, too. */
+export interface AdminToken extends TokenRecord {
   uid: string;
   email: string;
-  name: string;
-  /** The token's first characters, to recognise it. */
-  hint: string;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
 }
 
-export class AdminApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'AdminApiError';
-  }
-}
+/** A failed call of the admin pages (the site's one API error). */
+export { ApiError as AdminApiError } from '@site/src/api/json-api';
 
 /** The words for a failed call: the server's reason, or what the status means. */
 export function failureMessage(status: number, body: unknown): string {
-  const reason =
-    typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' ? body.error : null;
+  const reason = serverReason(body);
   if (reason) return reason;
   if (status === 401) return 'Your session has ended. Sign in again.';
   if (status === 403) return 'This needs an administrator account.';
@@ -110,24 +96,8 @@ export function failureMessage(status: number, body: unknown): string {
   return `The portal answered ${status}.`;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/admin${path}`, {
-      method,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new AdminApiError('Could not reach the portal. Check your connection and try again.', 0);
-  }
-  if (response.status === 204) return undefined as T;
-  const parsed: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new AdminApiError(failureMessage(response.status, parsed), response.status);
-  return parsed as T;
-}
+const request = <T>(method: string, path: string, body?: unknown): Promise<T> =>
+  jsonRequest<T>(method, `/api/admin${path}`, body, failureMessage);
 
 /** A query string from the parameters that are set. */
 export function query(params: Record<string, string | number | undefined | null>): string {
