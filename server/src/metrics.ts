@@ -11,6 +11,7 @@ export class Metrics {
   readonly latency: Histogram<'class'>;
   readonly sessionChecks: Counter<'result'>;
   readonly identityCalls: Counter<'outcome'>;
+  readonly fastPath: Counter;
 
   /** Label-bound children, made once per label set: the request path pays no label hashing. */
   private readonly requestChildren = new Map<string, { inc(): void }>();
@@ -55,6 +56,11 @@ export class Metrics {
       name: 'portal_identity_calls_total',
       help: 'Verifications that asked the identity service, by outcome (ok, refused, error)',
       labelNames: ['outcome'],
+      registers: [this.registry],
+    });
+    this.fastPath = new Counter({
+      name: 'portal_http_fast_path_requests_total',
+      help: 'Requests answered by the hot path ahead of Fastify (a file, public or read with a cached session)',
       registers: [this.registry],
     });
     const registers = [this.registry];

@@ -56,16 +56,27 @@ export async function loadSite(buildDir: string): Promise<Site> {
   };
 }
 
-/** Picks the smallest encoding the client accepts (`Accept-Encoding`, honouring q=0). */
-export function chooseEncoding(acceptEncoding: string | undefined, file: SiteFile): Encoding {
-  if (!acceptEncoding) return 'identity';
+/** Which precompressed encodings an `Accept-Encoding` header takes (honouring q=0). */
+export function acceptedEncodings(acceptEncoding: string | undefined): { br: boolean; gzip: boolean } {
+  if (!acceptEncoding) return { br: false, gzip: false };
   const accepted = new Set<string>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
   }
-  if (file.bodies.br && (accepted.has('br') || accepted.has('*'))) return 'br';
-  if (file.bodies.gzip && (accepted.has('gzip') || accepted.has('*'))) return 'gzip';
+  const any = accepted.has('*');
+  return { br: any || accepted.has('br'), gzip: any || accepted.has('gzip') };
+}
+
+/** The smallest form of `file` among the encodings accepted. */
+export function encodingFor(file: SiteFile, accepted: { br: boolean; gzip: boolean }): Encoding {
+  if (file.bodies.br && accepted.br) return 'br';
+  if (file.bodies.gzip && accepted.gzip) return 'gzip';
   return 'identity';
+}
+
+/** Picks the smallest encoding the client accepts (`Accept-Encoding`, honouring q=0). */
+export function chooseEncoding(acceptEncoding: string | undefined, file: SiteFile): Encoding {
+  return encodingFor(file, acceptedEncodings(acceptEncoding));
 }

@@ -77,32 +77,77 @@ export interface AuditFilter {
   limit?: number;
 }
 
-const COLUMNS = 11;
+const COLUMNS = [
+  'at',
+  'kind',
+  'actor_uid',
+  'actor_email',
+  'subject_uid',
+  'subject_email',
+  'path',
+  'groups',
+  'detail',
+  'client_ip',
+  'demo',
+] as const;
 
-/** Writes a batch of events in one statement. */
-export async function insertAuditEvents(db: Pick<Database, 'query'>, events: readonly AuditEvent[]): Promise<void> {
+/** A text[] value as PostgreSQL writes it: each element quoted, quotes and backslashes escaped. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** A field of COPY's text format: `\N` for null; backslash, tab, newline and return escaped. */
+function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] as string)
+    : value;
+}
+
+/** An event's fields as text, in the order of COLUMNS. */
+function fields(event: AuditEvent): (string | null)[] {
+  return [
+    (event.at ?? new Date()).toISOString(),
+    event.kind,
+    event.actorUid ?? null,
+    event.actorEmail ?? null,
+    event.subjectUid ?? null,
+    event.subjectEmail ?? null,
+    event.path ?? null,
+    arrayLiteral(event.groups ?? []),
+    JSON.stringify(event.detail ?? {}),
+    event.clientIp ?? null,
+    event.demo ? 't' : 'f',
+  ];
+}
+
+/**
+ * Writes a batch of events in one statement. On PGlite, one COPY of the batch as text (a
+ * row costs it some seven microseconds, against twelve for INSERT); on a PostgreSQL server,
+ * an INSERT of a column of values per field unnested into rows, so the statement has
+ * eleven parameters however long the batch.
+ */
+export async function insertAuditEvents(
+  db: Pick<Database, 'query' | 'copy'>,
+  events: readonly AuditEvent[],
+): Promise<void> {
   if (events.length === 0) return;
-  const params: unknown[] = [];
-  const rows = events.map((event, index) => {
-    params.push(
-      (event.at ?? new Date()).toISOString(),
-      event.kind,
-      event.actorUid ?? null,
-      event.actorEmail ?? null,
-      event.subjectUid ?? null,
-      event.subjectEmail ?? null,
-      event.path ?? null,
-      [...(event.groups ?? [])],
-      JSON.stringify(event.detail ?? {}),
-      event.clientIp ?? null,
-      event.demo ?? false,
-    );
-    const n = index * COLUMNS;
-    return `($${n + 1}::timestamptz, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}::text[], $${n + 9}::jsonb, $${n + 10}, $${n + 11})`;
-  });
+  if (db.copy) {
+    let text = '';
+    for (const event of events) text += fields(event).map(copyField).join('\t') + '\n';
+    await db.copy('audit_events', COLUMNS, text);
+    return;
+  }
+  const columns: (string | null)[][] = COLUMNS.map(() => new Array<string | null>(events.length));
+  events.forEach((event, row) =>
+    fields(event).forEach((value, column) => ((columns[column] as (string | null)[])[row] = value)),
+  );
   await db.query(
-    `insert into audit_events (at, kind, actor_uid, actor_email, subject_uid, subject_email, path, groups, detail, client_ip, demo) values ${rows.join(', ')}`,
-    params,
+    `insert into audit_events (${COLUMNS.join(', ')})
+     select at, kind, actor_uid, actor_email, subject_uid, subject_email, path, groups::text[], detail::jsonb, client_ip, demo::boolean
+     from unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+       as batch(at, kind, actor_uid, actor_email, subject_uid, subject_email, path, groups, detail, client_ip, demo)`,
+    columns,
   );
 }
 

@@ -64,6 +64,48 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     }
   });
 
+  it("runs a transaction all or nothing, and reports PostgreSQL's error codes", async () => {
+    await db.query('create table tx_probe (id integer primary key)');
+    const failing = db.transaction(async (tx) => {
+      await tx.query('insert into tx_probe values (1)');
+      await tx.query('insert into tx_probe values (1)');
+    });
+    await expect(failing).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query('select id from tx_probe')).toEqual([]);
+    await db.transaction(async (tx) => tx.query('insert into tx_probe values (2), (3)'));
+    expect(await db.query('select id from tx_probe order by id')).toEqual([{ id: 2 }, { id: 3 }]);
+    await db.query('drop table tx_probe');
+  });
+
+  it.runIf(kind === 'pglite')('makes work outside a transaction wait for it (PGlite has one connection)', async () => {
+    await db.query('create table tx_probe (id integer primary key)');
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const committed = db.transaction(async (tx) => {
+      await tx.query('insert into tx_probe values (2)');
+      await held;
+      await tx.query('insert into tx_probe values (3)');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const seen = db.query<{ n: number }>('select count(*)::int as n from tx_probe');
+    release();
+    await committed;
+    expect((await seen)[0]?.n).toBe(2);
+    await db.query('drop table tx_probe');
+  });
+
+  it('keeps what it is given as it was: quotes, backslashes, commas, tabs and line breaks, nulls', async () => {
+    const odd = 'odd "group", with \\ and {braces}';
+    const path = '/docs/odd\tpath\\N\nline\r';
+    const detail = { note: 'tab\there \\N "quoted"' };
+    await insertAuditEvents(db, [{ kind: 'page.view', actorUid: 'odd-1', path, groups: [odd, 'partner'], detail }]);
+    const [row] = await queryAudit(db, { reader: 'odd-1' });
+    expect(row?.groups).toEqual([odd, 'partner']);
+    expect(row?.path).toBe(path);
+    expect(row?.detail).toEqual(detail);
+    expect(row?.actorEmail).toBeNull();
+  });
+
   it('records every kind of audit event and finds them by kind, reader and time, newest first', async () => {
     await insertAuditEvents(db, [
       {

@@ -59,21 +59,26 @@ export class EventRecorder<T> {
       return;
     }
     this.queue.push(event);
-    if (this.queue.length >= (this.options.batchSize ?? 500)) void this.flush();
+    if (this.queue.length >= (this.options.batchSize ?? 500)) void this.flush(false, true);
   }
 
-  /** Writes everything queued now (unless a retry is not due yet); resolves when done or failed. */
-  flush(force = false): Promise<void> {
-    this.flushing ??= this.drain(force).finally(() => {
+  /**
+   * Writes what is queued (unless a retry is not due yet); resolves when done or failed.
+   * With `fullOnly`, only whole batches: under load the queue is written in batches of
+   * `batchSize`, not in the dribs that arrive while a write is under way (each statement
+   * has a cost of its own); the timer writes the rest.
+   */
+  flush(force = false, fullOnly = false): Promise<void> {
+    this.flushing ??= this.drain(force, fullOnly).finally(() => {
       this.flushing = null;
     });
     return this.flushing;
   }
 
-  private async drain(force: boolean): Promise<void> {
+  private async drain(force: boolean, fullOnly: boolean): Promise<void> {
     if (!force && Date.now() < this.retryAt) return;
     const size = this.options.batchSize ?? 500;
-    while (this.queue.length > 0) {
+    while (this.queue.length >= (fullOnly ? size : 1)) {
       const batch = this.queue.slice(0, size);
       try {
         await this.options.write(batch);

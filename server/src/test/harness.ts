@@ -1,4 +1,7 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { RequestListener } from 'node:http';
+
+import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
+import lightMyRequest from 'light-my-request';
 import { inject } from 'vitest';
 
 import { buildApp, SESSION_COOKIE } from '../app.js';
@@ -52,9 +55,36 @@ export async function testApp(
     : undefined;
   // A test that names its own database (DATABASE_URL) gets a store of its own.
   const store = env.DATABASE_URL ? undefined : await sharedStore();
-  const app = await buildApp({ config, logger, identity, store });
+  const app = throughServer(await buildApp({ config, logger, identity, store }));
   if (identity) app.addHook('onClose', () => identity.close());
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
+}
+
+const fastifyInjects = new WeakMap<FastifyInstance, FastifyInstance['inject']>();
+
+/** Fastify's own inject for an app of `testApp`: Fastify's request cycle only, never the fast path. */
+export function fastifyInject(app: FastifyInstance): FastifyInstance['inject'] {
+  const original = fastifyInjects.get(app);
+  if (!original) throw new Error('not an app of testApp');
+  return original;
+}
+
+/**
+ * Makes `app.inject` take the way a request over the network takes: the server's request
+ * listener, which asks the gate's fast path (fast-path.ts) first and Fastify after it.
+ * Fastify's own inject starts at Fastify's handler and would never meet the fast path.
+ */
+export function throughServer(app: FastifyInstance): FastifyInstance {
+  const listener = app.server.listeners('request')[0] as RequestListener;
+  const fastifyInject = app.inject.bind(app);
+  fastifyInjects.set(app, fastifyInject);
+  const viaServer = async (options: InjectOptions | string) => {
+    await app.ready();
+    return lightMyRequest(listener, options);
+  };
+  app.inject = ((options?: InjectOptions | string) =>
+    options === undefined ? fastifyInject() : viaServer(options)) as FastifyInstance['inject'];
+  return app;
 }
 
 /** Starts a session the way the login page does and returns the cookie header value. */

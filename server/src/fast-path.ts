@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+import { mayRead } from '@portal/access';
+
+import type { Reader } from './auth/identity.js';
+import type { Metrics } from './metrics.js';
+import { acceptedEncodings, encodingFor, type Encoding, type Site, type SiteFile } from './site.js';
+
+/** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
+export function fileHeaders(file: SiteFile): { 'cache-control': string; vary: string; etag: string } {
+  const isPrivate = file.access === 'private';
+  // A page answers HTML or its Markdown by the Accept header.
+  const negotiated = file.kind === 'page' || file.contentType.startsWith('text/markdown');
+  return {
+    'cache-control': isPrivate
+      ? 'private, no-store'
+      : file.immutable
+        ? 'public, max-age=31536000, immutable'
+        : 'public, max-age=0, must-revalidate',
+    vary: `Accept-Encoding${negotiated ? ', Accept' : ''}${isPrivate ? ', Cookie' : ''}`,
+    etag: file.etag,
+  };
+}
+
+/**
+ * The headers helmet sets on every answer, read once by running its middleware against a
+ * stand-in response: the same names, values and order the Fastify path sends.
+ */
+export function helmetHeaders(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void,
+): [string, string][] {
+  const headers = new Map<string, [string, string]>();
+  const stand = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.set(name.toLowerCase(), [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]);
+      return stand;
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase());
+    },
+    getHeader(name: string) {
+      return headers.get(name.toLowerCase())?.[1];
+    },
+  };
+  let failed: unknown = null;
+  middleware({ headers: {} } as IncomingMessage, stand as unknown as ServerResponse, (error) => (failed = error));
+  if (failed) throw failed as Error;
+  return [...headers.values()];
+}
+
+export interface FastPathOptions {
+  site: Site;
+  metrics: Metrics;
+  securityHeaders: readonly [string, string][];
+  sessionCookie: string;
+  parseCookie: (header: string) => Record<string, string | undefined>;
+  cachedReader: (cookie: string) => Reader | undefined;
+  /** Records a private page view (the audit trail); null when page views are not recorded. */
+  recordView: ((reader: Reader, path: string) => void) | null;
+  /** Logs the request lines Fastify would (at info level), or null when that level is off. */
+  logRequest: ((id: string, request: IncomingMessage, status: number, ms: number) => void) | null;
+  /** True from the moment the server begins to close: Fastify then answers (503, connection close). */
+  closing: () => boolean;
+}
+
+/**
+ * Paths the fast path takes: plain absolute paths without a query, percent-encoding, dot
+ * segments or doubled slashes. Anything else goes through Fastify, which answers it in full.
+ * Each segment starts at its slash, so the match is linear in the path's length whatever
+ * is sent (an optional separator inside a repeated group would backtrack exponentially).
+ */
+export const PLAIN_PATH = /^(?:(?:\/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*)+\/?|\/)$/;
+
+/**
+ * The gate's hot path, ahead of Fastify's request cycle: a GET of a file the site has,
+ * public, or private with a session already verified within the cache's TTL whose groups
+ * may read it. It sends exactly what the Fastify route sends (the same security headers,
+ * request id, caching headers and bytes), counts the request in the metrics and records
+ * the page view; every other request (a query string, a conditional or Markdown request,
+ * a token, a session not in the cache, a refusal, HEAD, the API) returns false and is
+ * answered by Fastify. Its answers are the same, only cheaper to make: it saves Fastify's
+ * request and reply objects, hooks and router, about half of the gate's time per page.
+ */
+export function createFastPath(
+  options: FastPathOptions,
+): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const { site, metrics, sessionCookie } = options;
+  const sessionHit = metrics.sessionChecks.labels('hit');
+  const headersOf = new WeakMap<SiteFile, Partial<Record<Encoding, string[]>>>();
+
+  /** The response headers of a file in an encoding, as a flat list (name, value, …), without the request id. */
+  const headersFor = (file: SiteFile, encoding: Encoding): string[] => {
+    let byEncoding = headersOf.get(file);
+    if (!byEncoding) headersOf.set(file, (byEncoding = {}));
+    let list = byEncoding[encoding];
+    if (!list) {
+      list = options.securityHeaders.flat();
+      for (const [name, value] of Object.entries(fileHeaders(file))) list.push(name, value);
+      if (encoding !== 'identity') list.push('content-encoding', encoding);
+      const body = file.bodies[encoding] ?? (file.bodies.identity as Buffer);
+      list.push('content-type', file.contentType, 'content-length', String(body.length));
+      byEncoding[encoding] = list;
+    }
+    return list;
+  };
+
+  // A site has a few hundred files and browsers send a handful of Accept-Encoding values:
+  // both are looked up once and remembered (bounded, in case a client sends many).
+  const files = new Map<string, SiteFile | null>();
+  const encodings = new Map<string, { br: boolean; gzip: boolean }>();
+  const remember = <K, V>(map: Map<K, V>, key: K, value: V, most: number): V => {
+    if (map.size >= most) map.clear();
+    map.set(key, value);
+    return value;
+  };
+
+  return (request, response) => {
+    if (request.method !== 'GET' || options.closing()) return false;
+    const headers = request.headers;
+    const url = request.url ?? '';
+    if (
+      headers['if-none-match'] !== undefined ||
+      headers.authorization !== undefined ||
+      headers.accept?.includes('markdown') ||
+      !PLAIN_PATH.test(url)
+    )
+      return false;
+    const started = performance.now();
+    let file = files.get(url);
+    if (file === undefined) file = remember(files, url, site.lookup(url) ?? null, 4096);
+    if (file === null) return false;
+    let reader: Reader | undefined;
+    if (file.access === 'private') {
+      const cookieHeader = headers.cookie;
+      if (cookieHeader === undefined) return false;
+      const raw = options.parseCookie(cookieHeader)[sessionCookie];
+      if (raw === undefined) return false;
+      reader = options.cachedReader(raw);
+      if (!reader || !mayRead(reader.groups, file.groups)) return false;
+      sessionHit.inc();
+    }
+    const acceptEncoding = headers['accept-encoding'] ?? '';
+    const encoding = encodingFor(
+      file,
+      encodings.get(acceptEncoding) ?? remember(encodings, acceptEncoding, acceptedEncodings(acceptEncoding), 256),
+    );
+    const id = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : randomUUID();
+    const list = headersFor(file, encoding);
+    response.writeHead(200, [...list, 'x-request-id', id]);
+    response.end(file.bodies[encoding] ?? file.bodies.identity);
+    if (reader && file.kind === 'page') options.recordView?.(reader, file.url);
+    const ms = performance.now() - started;
+    metrics.observeRequest(file.access, 200, ms / 1000);
+    metrics.fastPath.inc();
+    options.logRequest?.(id, request, 200, ms);
+    return true;
+  };
+}
