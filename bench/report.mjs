@@ -67,6 +67,22 @@ function ratioRows(r) {
       null,
     ],
     [
+      "Gate requests/s, private page with a partner's session (page views recorded) vs Node.js `http` alone, same bytes",
+      'gate.private_vs_node_http_rps',
+      fmt(r['gate.private_rps'], '/s'),
+      fmt(r['gate.node_http_rps'], '/s'),
+      '≥ 0.80',
+      (x) => x >= 0.8,
+    ],
+    [
+      'Gate requests/s, private page, page views not recorded, vs Node.js `http` alone, same bytes',
+      'gate.private_unrecorded_vs_node_http_rps',
+      fmt(r['gate.private_unrecorded_rps'], '/s'),
+      fmt(r['gate.node_http_rps'], '/s'),
+      '(reported)',
+      null,
+    ],
+    [
       'Requests/s, the gate’s public page vs Node.js `http` alone: what Fastify and the gate add',
       'gate.public_vs_node_http_rps',
       fmt(r['gate.public_rps'], '/s'),

@@ -90,7 +90,11 @@ export function createFastPath(
   const sessionHit = metrics.sessionChecks.labels('hit');
   const headersOf = new WeakMap<SiteFile, Partial<Record<Encoding, string[]>>>();
 
-  /** The response headers of a file in an encoding, as a flat list (name, value, …), without the request id. */
+  /**
+   * The response headers of a file in an encoding, as a flat list (name, value, …) whose
+   * last value is the request id's place: set just before `writeHead`, which reads the list
+   * at once (one thread), so one list per file serves every request.
+   */
   const headersFor = (file: SiteFile, encoding: Encoding): string[] => {
     let byEncoding = headersOf.get(file);
     if (!byEncoding) headersOf.set(file, (byEncoding = {}));
@@ -100,7 +104,7 @@ export function createFastPath(
       for (const [name, value] of Object.entries(fileHeaders(file))) list.push(name, value);
       if (encoding !== 'identity') list.push('content-encoding', encoding);
       const body = file.bodies[encoding] ?? (file.bodies.identity as Buffer);
-      list.push('content-type', file.contentType, 'content-length', String(body.length));
+      list.push('content-type', file.contentType, 'content-length', String(body.length), 'x-request-id', '');
       byEncoding[encoding] = list;
     }
     return list;
@@ -148,7 +152,8 @@ export function createFastPath(
     );
     const id = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : randomUUID();
     const list = headersFor(file, encoding);
-    response.writeHead(200, [...list, 'x-request-id', id]);
+    list[list.length - 1] = id;
+    response.writeHead(200, list);
     response.end(file.bodies[encoding] ?? file.bodies.identity);
     if (reader && file.kind === 'page') options.recordView?.(reader, file.url);
     const ms = performance.now() - started;
