@@ -147,10 +147,11 @@ export function parseWrk(out, url) {
     throw new Error(`wrk saw failed requests against ${url}:\n${out}`);
   }
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const requests = /(\d+) requests in/.exec(out);
   const p50 = /^\s+50%\s+(\S+)/m.exec(out);
   const p99 = /^\s+99%\s+(\S+)/m.exec(out);
   if (!rps || !p50 || !p99) throw new Error(`wrk printed something unexpected:\n${out}`);
-  return { rps: Number(rps[1]), p50: toMs(p50[1]), p99: toMs(p99[1]) };
+  return { rps: Number(rps[1]), requests: Number(requests?.[1] ?? NaN), p50: toMs(p50[1]), p99: toMs(p99[1]) };
 }
 
 /** One wrk run; throws when any answer was not 2xx/3xx or a socket failed. */
@@ -171,6 +172,23 @@ export function runWrk(wrkPath, url, { seconds, connections, headers }) {
       }
     });
   });
+}
+
+/**
+ * CPU time (ms) a process has used so far, in its first thread (the one that answers
+ * requests in Node.js) and in all its threads together, from /proc; null elsewhere.
+ */
+export function processCpu(pid) {
+  const ticks = (file) => {
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  try {
+    return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
+  } catch {
+    return null;
+  }
 }
 
 /** Checks that each target answers 200 with the very same body before anything is timed. */
@@ -194,6 +212,8 @@ async function sameBodies(targets) {
 export async function measureGate({
   gateURL,
   unrecordedURL,
+  gatePid,
+  unrecordedPid,
   nginxURL,
   nodeURL,
   cookie,
@@ -207,9 +227,14 @@ export async function measureGate({
   // precompressed (nginx from Debian has no brotli), so all three send the same bytes.
   const encoding = { 'Accept-Encoding': 'gzip' };
   const targets = [
-    { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie } },
+    { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie }, pid: gatePid },
     // The same gate code and page with page views not recorded (AUDIT_PAGE_VIEWS=false): what recording costs.
-    { name: 'private_unrecorded', url: unrecordedURL + docPath, headers: { ...encoding, Cookie: cookie } },
+    {
+      name: 'private_unrecorded',
+      url: unrecordedURL + docPath,
+      headers: { ...encoding, Cookie: cookie },
+      pid: unrecordedPid,
+    },
     { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
     { name: 'nginx', url: nginxURL + docPath, headers: encoding },
     { name: 'node_http', url: nodeURL + docPath, headers: encoding },
@@ -223,7 +248,14 @@ export async function measureGate({
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < targets.length; i++) {
       const target = targets[(i + r) % targets.length];
-      runs[target.name].push(await runWrk(wrkPath, target.url, { seconds, connections, headers: target.headers }));
+      const before = target.pid ? processCpu(target.pid) : null;
+      const run = await runWrk(wrkPath, target.url, { seconds, connections, headers: target.headers });
+      const after = target.pid ? processCpu(target.pid) : null;
+      if (before && after) {
+        run.mainUs = ((after.main - before.main) * 1000) / run.requests;
+        run.allUs = ((after.all - before.all) * 1000) / run.requests;
+      }
+      runs[target.name].push(run);
     }
     log(
       `  load ${r + 1}/${rounds}: ` + targets.map((t) => `${t.name} ${Math.round(runs[t.name][r].rps)}/s`).join(', '),
@@ -258,6 +290,14 @@ export async function measureGate({
     'gate.public_p99_ms': round(stat('public', 'p99'), 2),
     'gate.nginx_p50_ms': round(stat('nginx', 'p50'), 2),
     'gate.nginx_p99_ms': round(stat('nginx', 'p99'), 2),
+    // CPU per request (µs): in the thread that answers requests, and in the whole gate
+    // process (its database thread and the garbage collector's threads too). On a machine
+    // whose cores are all busy (the load tool runs beside the gate) every thread's time
+    // counts against requests per second; with a core to spare, only the first one's does.
+    'gate.private_request_thread_us': round(stat('private', 'mainUs'), 1),
+    'gate.private_process_us': round(stat('private', 'allUs'), 1),
+    'gate.private_unrecorded_request_thread_us': round(stat('private_unrecorded', 'mainUs'), 1),
+    'gate.private_unrecorded_process_us': round(stat('private_unrecorded', 'allUs'), 1),
     'gate.connections': connections,
     'gate.seconds_per_run': seconds,
     'gate.rounds': rounds,

@@ -171,6 +171,11 @@ function latencyRows(r) {
       (name) =>
         `| ${{ private: "gate, private page, a partner's session", public: 'gate, public page, same bytes', nginx: 'nginx, same file', node_http: 'Node.js `http` alone, same response' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
     ),
+    '',
+    '| gate CPU per private page request | request thread | whole process (database thread, garbage collector) |',
+    '|---|---|---|',
+    `| page views recorded (\`gate.private_request_thread_us\`, \`gate.private_process_us\`) | ${fmt(r['gate.private_request_thread_us'], ' µs')} | ${fmt(r['gate.private_process_us'], ' µs')} |`,
+    `| not recorded (\`gate.private_unrecorded_request_thread_us\`, \`gate.private_unrecorded_process_us\`) | ${fmt(r['gate.private_unrecorded_request_thread_us'], ' µs')} | ${fmt(r['gate.private_unrecorded_process_us'], ' µs')} |`,
   ].join('\n');
 }
 

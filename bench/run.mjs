@@ -173,6 +173,8 @@ try {
         await measureGate({
           gateURL: twin.baseURL,
           unrecordedURL: unrecorded.baseURL,
+          gatePid: twin.pid,
+          unrecordedPid: unrecorded.pid,
           nginxURL: nginx.baseURL,
           nodeURL: nodeHttp.baseURL,
           cookie: partnerCookie,

@@ -200,7 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const search = new SiteSearch(site);
   /** An event for the audit trail, written off the request path; the client address only when the settings say so. */
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
-    store.audit.record({ ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
+    store.audit.record({ at: new Date(), ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -619,6 +619,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     recordView: config.audit.pageViews
       ? (reader, path) =>
           store.audit.record({
+            at: new Date(),
             kind: 'page.view',
             actorUid: reader.uid,
             actorEmail: reader.email,

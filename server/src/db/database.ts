@@ -15,11 +15,11 @@ export interface Database {
   /** Runs `work` in one transaction: all of it or none of it. */
   transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T>;
   /**
-   * Appends rows given in COPY's text format (a line a row, tab between fields, `\N` for
-   * null), where the store has it: PGlite's COPY FROM '/dev/blob'. Bulk writes use it when
-   * present; `pg` has no COPY of its own, so they use INSERT there.
+   * Appends rows (a value per column: text, null, boolean, Date, text[] or a JSON object)
+   * where the store can do it cheaper than INSERT: PGlite's COPY, formatted in its thread.
+   * `pg` has no COPY of its own, so on a PostgreSQL server bulk writes use INSERT.
    */
-  copy?(table: string, columns: readonly string[], text: string): Promise<void>;
+  copy?(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,8 +135,8 @@ class PGliteDatabase implements Database {
     return (await this.ask({ type: 'query', sql, params })).rows as Row[];
   }
 
-  async copy(table: string, columns: readonly string[], text: string): Promise<void> {
-    await this.ask({ type: 'copy', table, columns, text });
+  async copy(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
+    await this.ask({ type: 'copy', table, columns, rows });
   }
 
   async transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T> {

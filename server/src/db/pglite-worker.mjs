@@ -15,6 +15,28 @@ function describe(error) {
 
 const ROLLBACK = Symbol('rollback');
 
+const ESCAPES = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** Text as COPY's text format wants it: backslash, tab, newline and return escaped. */
+function escapeText(text) {
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text;
+}
+
+/**
+ * A value as a field of COPY's text format: `\N` for null, `t`/`f`, a time in ISO form, a
+ * text[] as PostgreSQL writes it (each element quoted, quotes and backslashes escaped), an
+ * object as JSON, and text as it is, escaped.
+ */
+function copyField(value) {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value))
+    return escapeText(`{${value.map((item) => `"${String(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+  if (typeof value === 'object') return escapeText(JSON.stringify(value));
+  return escapeText(String(value));
+}
+
 /** @type {PGlite} */
 let db;
 try {
@@ -39,8 +61,10 @@ async function handle(message) {
       // Names come from the portal's code, never from a request; checked all the same.
       const names = [message.table, ...message.columns];
       if (!names.every((name) => /^[a-z_]+$/.test(name))) throw new Error('bad table or column name');
+      let text = '';
+      for (const row of message.rows) text += row.map(copyField).join('\t') + '\n';
       await db.query(`copy ${message.table} (${message.columns.join(', ')}) from '/dev/blob'`, [], {
-        blob: new Blob([message.text]),
+        blob: new Blob([text]),
       });
       return {};
     }
