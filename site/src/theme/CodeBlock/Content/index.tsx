@@ -5,6 +5,9 @@ import type { WrapperProps } from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
 
+// Before any block highlights: the languages Prism no longer gets at start-up.
+import '@site/src/prism/languages';
+
 import styles from './styles.module.css';
 
 type Props = WrapperProps<typeof ContentType>;
