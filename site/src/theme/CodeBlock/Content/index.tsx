@@ -1,12 +1,22 @@
-import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import Content from '@theme-original/CodeBlock/Content';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import clsx from 'clsx';
 import type ContentType from '@theme/CodeBlock/Content';
 import type { WrapperProps } from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
-
-// Before any block highlights: the languages Prism no longer gets at start-up.
-import '@site/src/prism/languages';
+// The original's own module: the same class names, so the plain stand-in below is laid
+// out exactly as the highlighted block that replaces it.
+import themeStyles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 
 import styles from './styles.module.css';
 
@@ -25,13 +35,40 @@ function serverMarkup(id: string): string | null {
   return document.querySelector(`[${FRAME}="${CSS.escape(id)}"]`)?.innerHTML ?? null;
 }
 
+// Prism and the original content component, in a chunk of their own (src/prism/highlighted).
+let Highlighted: ComponentType<Props> | null = null;
+let loading: Promise<{ default: ComponentType<Props> }> | null = null;
+function loadHighlighted(): Promise<{ default: ComponentType<Props> }> {
+  loading ??= import('@site/src/prism/highlighted').then((module) => {
+    Highlighted = module.default;
+    return module;
+  });
+  return loading;
+}
+const LazyHighlighted = lazy(loadHighlighted);
+
+/** Until Prism has loaded (an in-app navigation soon after the page load): the code, plain. */
+function PlainContent({ className }: Props): ReactNode {
+  const { metadata, wordWrap } = useCodeBlockContext();
+  return (
+    <pre
+      ref={wordWrap.codeBlockRef}
+      tabIndex={0}
+      className={clsx(className, themeStyles.codeBlock, 'thin-scrollbar', `prism-code language-${metadata.language}`)}>
+      <code className={themeStyles.codeBlockLines}>{metadata.code}</code>
+    </pre>
+  );
+}
+
 /**
  * (CUSTOM) Hydrates a code block from the markup the server already highlighted instead
- * of highlighting it again. The original tokenises every block with Prism during
- * hydration and builds a React element per token, only to arrive at the markup the page
- * already shows: on a page of long code samples that was the largest part of the
- * hydration work (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the
- * server and every later client render (in-app navigation) still use the original.
+ * of highlighting it again, and keeps Prism out of the page load. The original tokenises
+ * every block with Prism during hydration and builds a React element per token, only to
+ * arrive at the markup the page already shows: on a page of long code samples that, and
+ * evaluating Prism's grammars, were the largest main-thread tasks after the main bundle
+ * (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the server and every
+ * later client render (in-app navigation) use the original, loaded on demand with Prism
+ * (fetched once the page is idle, so it is usually there before the reader navigates).
  *
  * The frame is `display: contents`, so it adds no box and the layout is the original's.
  * React leaves the children of an element hydrated with `dangerouslySetInnerHTML` as
@@ -48,12 +85,24 @@ export default function CodeBlockContentWrapper(props: Props): ReactNode {
     (wordWrap.codeBlockRef as { current: HTMLPreElement | null }).current =
       frame.current?.querySelector('pre') ?? null;
   }, [markup, wordWrap.codeBlockRef]);
+  useEffect(() => {
+    if (markup === null || Highlighted) return;
+    const load = (): void => void loadHighlighted();
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(load, { timeout: 5000 });
+    else window.setTimeout(load, 1000);
+  }, [markup]);
   if (markup !== null) {
     return <div ref={frame} className={styles.frame} {...{ [FRAME]: id }} dangerouslySetInnerHTML={{ __html: markup }} />;
   }
   return (
     <div className={styles.frame} {...{ [FRAME]: id }}>
-      <Content {...props} />
+      {Highlighted ? (
+        <Highlighted {...props} />
+      ) : (
+        <Suspense fallback={<PlainContent {...props} />}>
+          <LazyHighlighted {...props} />
+        </Suspense>
+      )}
     </div>
   );
 }
