@@ -49,12 +49,16 @@ const LazyHighlighted = lazy(loadHighlighted);
 
 /** Until Prism has loaded (an in-app navigation soon after the page load): the code, plain. */
 function PlainContent({ className }: Props): ReactNode {
-  const { metadata, wordWrap } = useCodeBlockContext();
+  const {
+    metadata,
+    wordWrap: { codeBlockRef },
+  } = useCodeBlockContext();
   return (
     <pre
-      ref={wordWrap.codeBlockRef}
+      ref={codeBlockRef}
       tabIndex={0}
-      className={clsx(className, themeStyles.codeBlock, 'thin-scrollbar', `prism-code language-${metadata.language}`)}>
+      className={clsx(className, themeStyles.codeBlock, 'thin-scrollbar', `prism-code language-${metadata.language}`)}
+    >
       <code className={themeStyles.codeBlockLines}>{metadata.code}</code>
     </pre>
   );
@@ -68,7 +72,8 @@ function PlainContent({ className }: Props): ReactNode {
  * evaluating Prism's grammars, were the largest main-thread tasks after the main bundle
  * (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the server and every
  * later client render (in-app navigation) use the original, loaded on demand with Prism
- * (fetched once the page is idle, so it is usually there before the reader navigates).
+ * (fetched when the reader first points at or focuses something, so it is usually there
+ * before they navigate; until then a block rendered afresh shows its code plain).
  *
  * The frame is `display: contents`, so it adds no box and the layout is the original's.
  * React leaves the children of an element hydrated with `dangerouslySetInnerHTML` as
@@ -79,20 +84,32 @@ export default function CodeBlockContentWrapper(props: Props): ReactNode {
   const id = useId();
   const [markup] = useState(() => serverMarkup(id));
   const frame = useRef<HTMLDivElement>(null);
-  const { wordWrap } = useCodeBlockContext();
+  const {
+    wordWrap: { codeBlockRef },
+  } = useCodeBlockContext();
   useLayoutEffect(() => {
     if (markup === null) return;
-    (wordWrap.codeBlockRef as { current: HTMLPreElement | null }).current =
-      frame.current?.querySelector('pre') ?? null;
-  }, [markup, wordWrap.codeBlockRef]);
+    codeBlockRef.current = frame.current?.querySelector('pre') ?? null;
+  }, [markup, codeBlockRef]);
   useEffect(() => {
-    if (markup === null || Highlighted) return;
-    const load = (): void => void loadHighlighted();
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(load, { timeout: 5000 });
-    else window.setTimeout(load, 1000);
+    if (markup === null || Highlighted) return undefined;
+    // Fetched when the reader reaches for a link (as Docusaurus preloads the next page's
+    // code), not while the page loads: it is only needed once they navigate.
+    const events = ['pointerover', 'focusin', 'touchstart'] as const;
+    const stop = (): void => {
+      for (const type of events) document.removeEventListener(type, load, true);
+    };
+    const load = (): void => {
+      stop();
+      void loadHighlighted();
+    };
+    for (const type of events) document.addEventListener(type, load, { capture: true, passive: true });
+    return stop;
   }, [markup]);
   if (markup !== null) {
-    return <div ref={frame} className={styles.frame} {...{ [FRAME]: id }} dangerouslySetInnerHTML={{ __html: markup }} />;
+    return (
+      <div ref={frame} className={styles.frame} {...{ [FRAME]: id }} dangerouslySetInnerHTML={{ __html: markup }} />
+    );
   }
   return (
     <div className={styles.frame} {...{ [FRAME]: id }}>
