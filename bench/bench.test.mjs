@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildPhases } from './build.mjs';
-import { parseWrk, TWIN_PATH, twinSite } from './gate.mjs';
+import { parseWrk, processCpu, TWIN_PATH, twinSite } from './gate.mjs';
 import { generateDocs, GENERATED_DIR } from './generate-docs.mjs';
 import { median, percentile, rewrite } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
@@ -103,8 +103,20 @@ Transfer/sec:    170.00MB
 
 describe("wrk's report", () => {
   it('gives requests/s and the p50 and p99 latency in milliseconds', () => {
-    expect(parseWrk(WRK_REPORT, 'u')).toEqual({ rps: 15119.42, p50: 1.87, p99: 0.812 });
+    expect(parseWrk(WRK_REPORT, 'u')).toEqual({ rps: 15119.42, requests: 75612, p50: 1.87, p99: 0.812 });
     expect(parseWrk(WRK_REPORT.replace('1.87ms', '1.20s'), 'u').p50).toBe(1200);
+  });
+
+  it("reads a process's CPU time, its first thread's within the whole, and nothing for a process that is gone", () => {
+    const before = processCpu(process.pid);
+    expect(before).not.toBeNull();
+    let spin = 0;
+    for (const end = Date.now() + 60; Date.now() < end;) spin += 1;
+    expect(spin).toBeGreaterThan(0);
+    const after = processCpu(process.pid);
+    expect(after.main).toBeGreaterThan(before.main);
+    expect(after.all).toBeGreaterThanOrEqual(after.main);
+    expect(processCpu(2 ** 22 + 1)).toBeNull();
   });
 
   it('fails the run when any answer was an error or a socket failed', () => {
