@@ -614,8 +614,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     securityHeaders: helmetHeaders(securityHeaders),
     sessionCookie: SESSION_COOKIE,
     parseCookie: (header) => app.parseCookie(header),
-    cachedReader: (raw) =>
-      config.audit.pageViews && config.audit.storeClientIp ? undefined : identity.cachedReader(raw),
+    cachedReader: (raw) => identity.cachedReader(raw),
+    privatePages: !(config.audit.pageViews && config.audit.storeClientIp),
     recordView: config.audit.pageViews
       ? (reader, path) =>
           store.audit.record({

@@ -6,7 +6,7 @@ import { mayRead } from '@portal/access';
 
 import type { Reader } from './auth/identity.js';
 import type { Metrics } from './metrics.js';
-import { acceptedEncodings, encodingFor, type Encoding, type Site, type SiteFile } from './site.js';
+import { chooseEncoding, type Encoding, type Site, type SiteFile } from './site.js';
 
 /** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
 export function fileHeaders(file: SiteFile): { 'cache-control': string; vary: string; etag: string } {
@@ -57,6 +57,8 @@ export interface FastPathOptions {
   sessionCookie: string;
   parseCookie: (header: string) => Record<string, string | undefined>;
   cachedReader: (cookie: string) => Reader | undefined;
+  /** Whether private files take the hot path (not when client addresses are stored: Fastify knows them behind proxies). */
+  privatePages: boolean;
   /** Records a private page view (the audit trail); null when page views are not recorded. */
   recordView: ((reader: Reader, path: string) => void) | null;
   /** Logs the request lines Fastify would (at info level), or null when that level is off. */
@@ -110,16 +112,6 @@ export function createFastPath(
     return list;
   };
 
-  // A site has a few hundred files and browsers send a handful of Accept-Encoding values:
-  // both are looked up once and remembered (bounded, in case a client sends many).
-  const files = new Map<string, SiteFile | null>();
-  const encodings = new Map<string, { br: boolean; gzip: boolean }>();
-  const remember = <K, V>(map: Map<K, V>, key: K, value: V, most: number): V => {
-    if (map.size >= most) map.clear();
-    map.set(key, value);
-    return value;
-  };
-
   return (request, response) => {
     if (request.method !== 'GET' || options.closing()) return false;
     const headers = request.headers;
@@ -132,11 +124,11 @@ export function createFastPath(
     )
       return false;
     const started = performance.now();
-    let file = files.get(url);
-    if (file === undefined) file = remember(files, url, site.lookup(url) ?? null, 4096);
-    if (file === null) return false;
+    const file = site.lookup(url);
+    if (!file) return false;
     let reader: Reader | undefined;
     if (file.access === 'private') {
+      if (!options.privatePages) return false;
       const cookieHeader = headers.cookie;
       if (cookieHeader === undefined) return false;
       const raw = options.parseCookie(cookieHeader)[sessionCookie];
@@ -145,11 +137,7 @@ export function createFastPath(
       if (!reader || !mayRead(reader.groups, file.groups)) return false;
       sessionHit.inc();
     }
-    const acceptEncoding = headers['accept-encoding'] ?? '';
-    const encoding = encodingFor(
-      file,
-      encodings.get(acceptEncoding) ?? remember(encodings, acceptEncoding, acceptedEncodings(acceptEncoding), 256),
-    );
+    const encoding = chooseEncoding(headers['accept-encoding'], file);
     const id = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : randomUUID();
     const list = headersFor(file, encoding);
     list[list.length - 1] = id;

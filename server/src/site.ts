@@ -41,10 +41,18 @@ export async function loadSite(buildDir: string): Promise<Site> {
     }),
   );
   const notFound = byKey.get(manifest.notFound) as SiteFile;
+  // Readers ask for a few hundred paths: each is normalised once and remembered (bounded in
+  // count and length, for clients that send many or long ones).
+  const looked = new Map<string, SiteFile | null>();
   return {
     lookup(rawPath) {
-      const key = normalizeRoute(rawPath);
-      return key === null ? undefined : byKey.get(key);
+      let file = looked.get(rawPath);
+      if (file === undefined) {
+        const key = normalizeRoute(rawPath);
+        file = (key === null ? undefined : byKey.get(key)) ?? null;
+        if (rawPath.length <= 512) remember(looked, rawPath, file, 4096);
+      }
+      return file ?? undefined;
     },
     notFound,
     pages: [...byKey.values()]
@@ -56,27 +64,35 @@ export async function loadSite(buildDir: string): Promise<Site> {
   };
 }
 
-/** Which precompressed encodings an `Accept-Encoding` header takes (honouring q=0). */
-export function acceptedEncodings(acceptEncoding: string | undefined): { br: boolean; gzip: boolean } {
-  if (!acceptEncoding) return { br: false, gzip: false };
-  const accepted = new Set<string>();
+/** Sets `key` in a cache that is emptied whenever it reaches `most` entries. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, most: number): void {
+  if (map.size >= most) map.clear();
+  map.set(key, value);
+}
+
+const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
+
+/** Which precompressed encodings an `Accept-Encoding` header takes (honouring q=0); browsers send a handful of values, each parsed once. */
+function acceptedEncodings(acceptEncoding: string): { br: boolean; gzip: boolean } {
+  let accepted = acceptedByHeader.get(acceptEncoding);
+  if (accepted) return accepted;
+  const names = new Set<string>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+    if (name && !(q && Number(q.slice(2)) === 0)) names.add(name.trim());
   }
-  const any = accepted.has('*');
-  return { br: any || accepted.has('br'), gzip: any || accepted.has('gzip') };
-}
-
-/** The smallest form of `file` among the encodings accepted. */
-export function encodingFor(file: SiteFile, accepted: { br: boolean; gzip: boolean }): Encoding {
-  if (file.bodies.br && accepted.br) return 'br';
-  if (file.bodies.gzip && accepted.gzip) return 'gzip';
-  return 'identity';
+  const any = names.has('*');
+  accepted = { br: any || names.has('br'), gzip: any || names.has('gzip') };
+  remember(acceptedByHeader, acceptEncoding, accepted, 256);
+  return accepted;
 }
 
 /** Picks the smallest encoding the client accepts (`Accept-Encoding`, honouring q=0). */
 export function chooseEncoding(acceptEncoding: string | undefined, file: SiteFile): Encoding {
-  return encodingFor(file, acceptedEncodings(acceptEncoding));
+  if (!acceptEncoding) return 'identity';
+  const accepted = acceptedEncodings(acceptEncoding);
+  if (file.bodies.br && accepted.br) return 'br';
+  if (file.bodies.gzip && accepted.gzip) return 'gzip';
+  return 'identity';
 }
