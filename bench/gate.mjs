@@ -237,7 +237,9 @@ export async function measureGate({
     },
     { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
     { name: 'nginx', url: nginxURL + docPath, headers: encoding },
-    { name: 'node_http', url: nodeURL + docPath, headers: encoding },
+    // Node.js's own http answering the private page's very request (the session cookie
+    // too: a private page is never asked for without one) with the gate's answer to it.
+    { name: 'node_http', url: nodeURL + docPath, headers: { ...encoding, Cookie: cookie } },
   ];
   const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });

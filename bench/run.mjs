@@ -15,7 +15,7 @@ import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
 import { addReaders, measureAdminList } from './admin.mjs';
 import { measureAgents } from './agents.mjs';
-import { measureGate, startNginx, startNodeHttpPeer, TWIN_PATH, twinSite } from './gate.mjs';
+import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
@@ -166,7 +166,11 @@ try {
       env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false' },
     });
     const nginx = await startNginx(tools.nginx, buildDir);
-    const nodeHttp = await startNodeHttpPeer(twin.baseURL + TWIN_PATH, { 'Accept-Encoding': 'gzip' });
+    // The peer answers with what the gate answered the partner for the private page.
+    const nodeHttp = await startNodeHttpPeer(twin.baseURL + DOC_PATH, {
+      'Accept-Encoding': 'gzip',
+      Cookie: partnerCookie,
+    });
     try {
       Object.assign(
         results,

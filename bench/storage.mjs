@@ -1,6 +1,6 @@
 // What the audit trail costs at scale: 1,000,000 stored page views (plus their indexes)
 // in disk, and the time of the insights query over them, on the embedded PGlite and on a
-// PostgreSQL server (Debian's), with the very same schema and query the gate uses.
+// PostgreSQL server (Debian's), with the very same schema, code and query the gate uses.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,16 +17,39 @@ function folderBytes(dir) {
   return bytes;
 }
 
-/** One million page views over 180 days by 2,000 readers over 150 pages, in SQL (fast on both). */
-const FILL = `
-  insert into audit_events (at, kind, actor_uid, actor_email, path, groups)
-  select now() - (n % 180) * interval '1 day' - (n % 86400) * interval '1 second',
-         'page.view',
-         'reader-' || (n % 2000),
-         'reader-' || (n % 2000) || '@studio.example',
-         '/docs/package-' || (n % 150) || '/',
-         case when n % 3 = 0 then array['staff'] else array['partner'] end
-  from generate_series(1, $1::int) as n`;
+/**
+ * One million page views over 180 days by 2,000 readers over 150 pages, stored as the gate
+ * stores a session's views (page-views.ts): in blocks, as the hourly compaction leaves them
+ * (a portal with this traffic seals a block per view or two, merged into one per hour).
+ */
+async function fill(db, rows) {
+  const { blockOf, insertPageViewBlocks } = await dist('page-views.js');
+  const hours = 180 * 24;
+  const now = Date.now();
+  const readers = Array.from({ length: 2000 }, (_, i) => ({
+    uid: `reader-${i}`,
+    email: `reader-${i}@studio.example`,
+    groups: i % 3 === 0 ? ['staff'] : ['partner'],
+  }));
+  let blocks = [];
+  let n = 0;
+  for (let hour = 0; hour < hours; hour++) {
+    const start = now - (hour + 1) * 3_600_000;
+    const count = Math.floor(((hour + 1) * rows) / hours) - Math.floor((hour * rows) / hours);
+    const views = [];
+    for (let i = 0; i < count; i++, n++)
+      views.push({
+        at: start + Math.floor((i * 3_600_000) / count),
+        reader: readers[(n * 7919) % 2000],
+        path: `/docs/package-${n % 150}/`,
+      });
+    if (views.length > 0) blocks.push(blockOf(views));
+    if (blocks.length === 100 || hour === hours - 1) {
+      await insertPageViewBlocks(db, blocks);
+      blocks = [];
+    }
+  }
+}
 
 async function measure(kind, db, sizeOf, rows, log) {
   const { migrate } = await dist('migrations.js');
@@ -34,9 +57,8 @@ async function measure(kind, db, sizeOf, rows, log) {
   await migrate(db);
   const before = await sizeOf();
   const filled = Date.now();
-  // In chunks, as a gate writes over months; one huge statement would only measure the WAL.
-  for (let done = 0; done < rows; done += 100_000) await db.query(FILL, [Math.min(100_000, rows - done)]);
-  await db.query('analyze audit_events');
+  await fill(db, rows);
+  await db.query('analyze page_view_blocks');
   // Measured after a checkpoint: the steady state, write-ahead log recycled.
   await db.query('checkpoint');
   const fillSeconds = (Date.now() - filled) / 1000;

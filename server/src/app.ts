@@ -201,6 +201,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   /** An event for the audit trail, written off the request path; the client address only when the settings say so. */
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
     store.audit.record({ at: new Date(), ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
+  /**
+   * A session's page view: into the page view log (page-views.ts), or, when client
+   * addresses are kept, a row of the trail with the address.
+   */
+  const recordView = (request: FastifyRequest, reader: Reader, path: string): void => {
+    if (config.audit.storeClientIp)
+      audit(request, {
+        kind: 'page.view',
+        actorUid: reader.uid,
+        actorEmail: reader.email,
+        path,
+        groups: reader.groups,
+      });
+    else store.views.record(reader, path);
+  };
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -550,14 +565,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (raw !== undefined) metrics.sessionChecks.inc({ result: cached ? 'hit' : 'miss' });
     const reader = cached || (await readerOf(request, reply));
     if (typeof reader === 'object' && mayRead(reader.groups, file.groups)) {
-      if (file.kind === 'page' && config.audit.pageViews)
-        audit(request, {
-          kind: 'page.view',
-          actorUid: reader.uid,
-          actorEmail: reader.email,
-          path: file.url,
-          groups: reader.groups,
-        });
+      if (file.kind === 'page' && config.audit.pageViews) recordView(request, reader, file.url);
       return send(request, reply, file, 200);
     }
     void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
@@ -616,18 +624,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     parseCookie: (header) => app.parseCookie(header),
     cachedReader: (raw) => identity.cachedReader(raw),
     privatePages: !(config.audit.pageViews && config.audit.storeClientIp),
-    recordView: config.audit.pageViews
-      ? (reader, path) =>
-          store.audit.record({
-            at: new Date(),
-            kind: 'page.view',
-            actorUid: reader.uid,
-            actorEmail: reader.email,
-            path,
-            groups: reader.groups,
-            clientIp: null,
-          })
-      : null,
+    // Only without client addresses (privatePages above): the page view log keeps none.
+    recordView: config.audit.pageViews ? (reader, path) => store.views.record(reader, path) : null,
     // Fastify's two lines per request, with the same serializers, when the level shows them.
     logRequest: requestLog
       ? (id, request, status, ms) => {

@@ -75,7 +75,7 @@ describe("the gate's fast path", () => {
 
     const store = await sharedStore();
     await store.whenReady();
-    await store.audit.flush(true);
+    await store.flush();
     const views = await queryAudit(store.db, { kinds: ['page.view'], reader: email });
     expect(views.map((view) => view.path)).toEqual([PRIVATE_PAGE, PRIVATE_PAGE]);
     expect(views[0]?.groups).toEqual(['partner']);

@@ -1,4 +1,5 @@
 import type { Database } from './database.js';
+import { deletePageViewsBefore, queryPageViews, type PageView } from './page-views.js';
 
 /** What the audit trail records. */
 export type AuditKind =
@@ -72,7 +73,7 @@ export interface AuditFilter {
   reader?: string;
   from?: Date;
   to?: Date;
-  /** Older than this event id (paging backwards in time). */
+  /** After this row in the trail's order (paging backwards in time): the last row's `cursorOf`. */
   before?: string;
   limit?: number;
 }
@@ -188,30 +189,115 @@ function toRow(raw: RawRow): AuditRow {
   };
 }
 
-/** The trail, newest first, filtered; page with `before` (the last row's id). */
+/**
+ * Where the trail goes on from: the last row's time (milliseconds) and id. Rows of
+ * audit_events have a number for id; page views kept in blocks (page-views.ts) `v`, the
+ * block and the view's place in it.
+ */
+export function cursorOf(row: Pick<AuditRow, 'at' | 'id'>): string {
+  return `${Date.parse(row.at)}.${row.id}`;
+}
+
+export const CURSOR_PATTERN = '^[0-9]{1,15}[.](?:[0-9]{1,19}|v[0-9]{1,19}-[0-9]{1,9})$';
+
+interface Cursor {
+  at: number;
+  event: bigint | null;
+  view: { block: bigint; n: number } | null;
+}
+
+function parseCursor(text: string): Cursor {
+  const match = /^(\d{1,15})\.(?:(\d{1,19})|v(\d{1,19})-(\d{1,9}))$/.exec(text);
+  if (!match) throw new RangeError(`"${text}" is not a place in the trail`);
+  const [, at, event, block, n] = match;
+  return {
+    at: Number(at),
+    event: event === undefined ? null : BigInt(event),
+    view: block === undefined ? null : { block: BigInt(block), n: Number(n) },
+  };
+}
+
+function viewRow(view: PageView): AuditRow {
+  return {
+    id: `v${view.block}-${view.n}`,
+    at: new Date(view.at).toISOString(),
+    kind: 'page.view',
+    actorUid: view.uid,
+    actorEmail: view.email,
+    subjectUid: null,
+    subjectEmail: null,
+    path: view.path,
+    groups: view.groups,
+    detail: {},
+    clientIp: null,
+    demo: false,
+  };
+}
+
+/**
+ * The trail, newest first (time, then a block's page views before the other events of the
+ * same millisecond, then id), filtered; page with `before` (the last row's `cursorOf`).
+ * Events are rows of audit_events, written with millisecond times; a session's page views
+ * are in blocks (page-views.ts); the two are read side by side and merged.
+ */
 export async function queryAudit(db: Database, filter: AuditFilter): Promise<AuditRow[]> {
+  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 100_000);
+  const cursor = filter.before === undefined ? null : parseCursor(filter.before);
   const where: string[] = [];
   const params: unknown[] = [];
-  const param = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const param = (value: unknown): string => `$${params.push(value)}`;
   if (filter.kinds && filter.kinds.length > 0) where.push(`kind = any(${param([...filter.kinds])}::text[])`);
   if (filter.reader) {
-    const reader = param(filter.reader.toLowerCase());
+    const email = param(filter.reader.toLowerCase());
+    const uid = param(filter.reader);
     where.push(
-      `(lower(actor_email) = ${reader} or lower(subject_email) = ${reader} or actor_uid = ${reader} or subject_uid = ${reader})`,
+      `(lower(actor_email) = ${email} or lower(subject_email) = ${email} or actor_uid = ${uid} or subject_uid = ${uid})`,
     );
   }
   if (filter.from) where.push(`at >= ${param(filter.from.toISOString())}::timestamptz`);
   if (filter.to) where.push(`at < ${param(filter.to.toISOString())}::timestamptz`);
-  if (filter.before) where.push(`id < ${param(filter.before)}::bigint`);
-  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 100_000);
-  const rows = await db.query<RawRow>(
-    `select * from audit_events ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by id desc limit ${limit}`,
-    params,
-  );
-  return rows.map(toRow);
+  if (cursor) {
+    const millisecond = param(new Date(cursor.at).toISOString());
+    const next = param(new Date(cursor.at + 1).toISOString());
+    // After a view: every event of its millisecond; after an event: those of smaller id.
+    where.push(
+      `(at < ${millisecond}::timestamptz or (at < ${next}::timestamptz and ${
+        cursor.event === null ? 'true' : `id < ${param(String(cursor.event))}::bigint`
+      }))`,
+    );
+  }
+  const wantViews = !filter.kinds || filter.kinds.length === 0 || filter.kinds.includes('page.view');
+  const [events, views] = await Promise.all([
+    db.query<RawRow>(
+      `select * from audit_events ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by at desc, id desc limit ${limit}`,
+      params,
+    ),
+    wantViews
+      ? queryPageViews(db, {
+          reader: filter.reader,
+          from: filter.from,
+          to: filter.to,
+          after: cursor ? { at: cursor.at, view: cursor.view } : undefined,
+          limit,
+        })
+      : Promise.resolve([]),
+  ]);
+  // Both lists are in the trail's order: merged, the first `limit`.
+  const rows: AuditRow[] = [];
+  let e = 0;
+  let v = 0;
+  while (rows.length < limit && (e < events.length || v < views.length)) {
+    const event = events[e];
+    const view = views[v];
+    if (view && (!event || view.at >= new Date(event.at).getTime())) {
+      rows.push(viewRow(view));
+      v++;
+    } else if (event) {
+      rows.push(toRow(event));
+      e++;
+    }
+  }
+  return rows;
 }
 
 /** Deletes what is older than the retention; returns how many rows went. */
@@ -221,9 +307,10 @@ export async function deleteOlderThan(db: Database, cutoff: Date): Promise<{ aud
     'with gone as (delete from audit_events where at < $1::timestamptz returning 1) select count(*)::int as n from gone',
     [at],
   );
+  const views = await deletePageViewsBefore(db, cutoff);
   const searches = await db.query<{ n: number }>(
     'with gone as (delete from search_events where at < $1::timestamptz returning 1) select count(*)::int as n from gone',
     [at],
   );
-  return { audit: audit[0]?.n ?? 0, searches: searches[0]?.n ?? 0 };
+  return { audit: (audit[0]?.n ?? 0) + views, searches: searches[0]?.n ?? 0 };
 }

@@ -20,6 +20,8 @@ export interface Database {
    * `pg` has no COPY of its own, so on a PostgreSQL server bulk writes use INSERT.
    */
   copy?(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  /** Appends rows given in PostgreSQL's binary COPY format (page-views.ts); PGlite only, like `copy`. */
+  copyBinary?(table: string, columns: readonly string[], data: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,13 +123,13 @@ class PGliteDatabase implements Database {
     });
   }
 
-  private ask(request: Record<string, unknown>): Promise<Answer> {
+  private ask(request: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Answer> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...request });
+      this.worker.postMessage({ id, ...request }, transfer);
     });
   }
 
@@ -137,6 +139,14 @@ class PGliteDatabase implements Database {
 
   async copy(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
     await this.ask({ type: 'copy', table, columns, rows });
+  }
+
+  async copyBinary(table: string, columns: readonly string[], data: Uint8Array): Promise<void> {
+    // Handed over, not copied, when the bytes are a buffer of their own.
+    const own =
+      data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
+    const bytes = own ? data : data.slice();
+    await this.ask({ type: 'copy-binary', table, columns, data: bytes }, [bytes.buffer as ArrayBuffer]);
   }
 
   async transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T> {

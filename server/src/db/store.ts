@@ -2,6 +2,7 @@ import { insertSearchEvents, type SearchEvent } from './activity.js';
 import { deleteOlderThan, insertAuditEvents, type AuditEvent } from './audit.js';
 import { openDatabase, type Database, type DatabaseConfig } from './database.js';
 import { migrate } from './migrations.js';
+import { compactPageViews, insertPageViewBlocks, PageViewLog } from './page-views.js';
 import { EventRecorder, type RecorderStats } from './recorder.js';
 
 export interface StoreOptions {
@@ -20,20 +21,24 @@ export interface StoreOptions {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The portal's store as the gate uses it: the database, migrated at start (and retried
  * until the database answers, so a database that cannot be reached never stops pages from
- * being served), the audit and search recorders that write off the request path, and the
- * daily retention clean-up.
+ * being served), the audit and search recorders and the page view log that write off the
+ * request path, the daily retention clean-up and the hourly compaction of page views.
  */
 export class Store {
   readonly audit: EventRecorder<AuditEvent>;
   readonly searches: EventRecorder<SearchEvent>;
+  /** A session's page views (page-views.ts); other events go to `audit`. */
+  readonly views: PageViewLog;
   private readonly ready: Promise<void>;
   private isReady = false;
   private closed = false;
   private readonly cleanup: NodeJS.Timeout;
+  private readonly compaction: NodeJS.Timeout;
 
   private constructor(
     readonly db: Database,
@@ -50,6 +55,12 @@ export class Store {
       limit: options.queueLimit,
       log: options.log,
     });
+    this.views = new PageViewLog({
+      name: 'page views',
+      write: (blocks) => whenReady((db) => insertPageViewBlocks(db, blocks)),
+      limit: options.queueLimit,
+      log: options.log,
+    });
     this.searches = new EventRecorder<SearchEvent>({
       name: 'searches',
       write: (batch) => whenReady((db) => insertSearchEvents(db, batch)),
@@ -58,6 +69,8 @@ export class Store {
     });
     this.cleanup = setInterval(() => void this.applyRetention(), DAY_MS);
     this.cleanup.unref();
+    this.compaction = setInterval(() => void this.compact(), HOUR_MS);
+    this.compaction.unref();
   }
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -90,6 +103,21 @@ export class Store {
           this.options.log.warn({ err: (error as Error).message }, 'could not seed the demo activity'),
         );
     await this.applyRetention();
+    await this.compact();
+  }
+
+  /** Merges the small page view blocks of past hours (page-views.ts). */
+  async compact(now = new Date()): Promise<{ read: number; written: number } | null> {
+    if (!this.isReady) return null;
+    try {
+      return await compactPageViews(this.db, now);
+    } catch (error) {
+      this.options.log.warn(
+        { err: (error as Error).message },
+        'the page view compaction failed; it runs again in an hour',
+      );
+      return null;
+    }
   }
 
   /** Resolves when the schema is ready (or never, while the database cannot be reached). */
@@ -115,14 +143,32 @@ export class Store {
     }
   }
 
+  /** The audit trail's figures are its events' and its page views' together. */
   get stats(): { ready: boolean; audit: RecorderStats; searches: RecorderStats } {
-    return { ready: this.isReady, audit: this.audit.stats, searches: this.searches.stats };
+    const events = this.audit.stats;
+    const views = this.views.stats;
+    return {
+      ready: this.isReady,
+      audit: {
+        queued: events.queued + views.queued,
+        written: events.written + views.written,
+        dropped: events.dropped + views.dropped,
+        failedWrites: events.failedWrites + views.failedWrites,
+      },
+      searches: this.searches.stats,
+    };
+  }
+
+  /** Writes every event and page view waiting (tests, shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all([this.audit.flush(true), this.views.flush(true), this.searches.flush(true)]);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.cleanup);
-    await Promise.all([this.audit.close(), this.searches.close()]);
+    clearInterval(this.compaction);
+    await Promise.all([this.audit.close(), this.views.close(), this.searches.close()]);
     await this.db.close();
   }
 }

@@ -6,6 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { startPostgres, type RunningPostgres } from '../../../scripts/postgres.mjs';
+import { queryAudit } from '../db/audit.js';
+import { openDatabase } from '../db/database.js';
 import { ORIGIN, signInCookie, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
@@ -344,20 +346,14 @@ describe('when the database stops mid-run', () => {
     postgres.resume();
     await expect.poll(async () => (await stats()).queued, { timeout: 30_000 }).toBe(0);
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
-    const client = new pg.Client({ connectionString: postgres.url });
-    await client.connect();
+    // Read from the server's database on a connection of the test's own.
+    const db = await openDatabase({ kind: 'postgres', url: postgres.url });
     try {
       await expect
-        .poll(async () => {
-          const { rows } = await client.query<{ n: number }>(
-            "select count(*)::int as n from audit_events where kind = 'page.view' and actor_uid = $1",
-            [reader.uid],
-          );
-          return rows[0]?.n;
-        })
+        .poll(async () => (await queryAudit(db, { kinds: ['page.view'], reader: reader.uid })).length)
         .toBe(11);
     } finally {
-      await client.end();
+      await db.close();
     }
   });
 });

@@ -6,7 +6,15 @@ import { canRead, policy } from '@portal/access';
 import type { Reader } from '../auth/identity.js';
 import { ReaderError, type ReaderAccount } from '../auth/readers.js';
 import { openInvitations, saveInvitation, withdrawInvitation } from '../db/activity.js';
-import { AUDIT_KINDS, queryAudit, type AuditFilter, type AuditKind, type AuditRow } from '../db/audit.js';
+import {
+  AUDIT_KINDS,
+  CURSOR_PATTERN,
+  cursorOf,
+  queryAudit,
+  type AuditFilter,
+  type AuditKind,
+  type AuditRow,
+} from '../db/audit.js';
 import { insights } from '../db/insights.js';
 import { adminTokenRoutes } from './agents.js';
 import type { GateContext } from './context.js';
@@ -48,7 +56,8 @@ const auditQuery = {
     reader: { type: 'string', maxLength: 254 },
     from: { type: 'string', format: 'date-time' },
     to: { type: 'string', format: 'date-time' },
-    before: { type: 'string', pattern: '^[0-9]{1,19}$' },
+    // The `next` of the page before.
+    before: { type: 'string', pattern: CURSOR_PATTERN },
     limit: count(500),
     format: { type: 'string', enum: ['csv', 'json'] },
   },
@@ -353,7 +362,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     }
     const limit = filter.limit ?? 100;
     const events = await queryAudit(store.db, { ...filter, limit });
-    return { events, next: events.length === limit ? events.at(-1)?.id : null, kinds: AUDIT_KINDS };
+    const last = events.at(-1);
+    return { events, next: events.length === limit && last ? cursorOf(last) : null, kinds: AUDIT_KINDS };
   });
 
   await adminTokenRoutes(app, ctx);
