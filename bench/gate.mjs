@@ -224,22 +224,20 @@ export async function measureGate({
   log,
 }) {
   // Browsers always send Accept-Encoding; gzip is the encoding both servers have
-  // precompressed (nginx from Debian has no brotli), so all three send the same bytes.
-  const encoding = { 'Accept-Encoding': 'gzip' };
+  // precompressed (nginx from Debian has no brotli), so all of them send the same bytes.
+  // Every target gets the very same request, the partner's session cookie included (a
+  // signed-in reader's browser sends it for public pages too): only what is done with it
+  // differs.
+  const request = { 'Accept-Encoding': 'gzip', Cookie: cookie };
   const targets = [
-    { name: 'private', url: gateURL + docPath, headers: { ...encoding, Cookie: cookie }, pid: gatePid },
+    { name: 'private', url: gateURL + docPath, headers: request, pid: gatePid },
     // The same gate code and page with page views not recorded (AUDIT_PAGE_VIEWS=false): what recording costs.
-    {
-      name: 'private_unrecorded',
-      url: unrecordedURL + docPath,
-      headers: { ...encoding, Cookie: cookie },
-      pid: unrecordedPid,
-    },
-    { name: 'public', url: gateURL + TWIN_PATH, headers: encoding },
-    { name: 'nginx', url: nginxURL + docPath, headers: encoding },
-    // Node.js's own http answering the private page's very request (the session cookie
-    // too: a private page is never asked for without one) with the gate's answer to it.
-    { name: 'node_http', url: nodeURL + docPath, headers: { ...encoding, Cookie: cookie } },
+    { name: 'private_unrecorded', url: unrecordedURL + docPath, headers: request, pid: unrecordedPid },
+    // A public page of the same bytes on the same server: what the session check costs.
+    { name: 'public', url: gateURL + TWIN_PATH, headers: request },
+    { name: 'nginx', url: nginxURL + docPath, headers: request },
+    // Node.js's own http answering with the gate's answer to the private page.
+    { name: 'node_http', url: nodeURL + docPath, headers: request },
   ];
   const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
@@ -267,7 +265,7 @@ export async function measureGate({
   return {
     'gate.page_bytes': bytes,
     'gate.sent_bytes': sent,
-    'gate.encoding': encoding['Accept-Encoding'],
+    'gate.encoding': request['Accept-Encoding'],
     // The private page is read by a partner (bench/run.mjs): group check included.
     'gate.private_reader': 'partner',
     'gate.private_rps': Math.round(stat('private', 'rps')),

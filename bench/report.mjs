@@ -67,7 +67,7 @@ function ratioRows(r) {
       null,
     ],
     [
-      "Gate requests/s, private page with a partner's session (page views recorded) vs Node.js `http` alone, same bytes",
+      "Gate requests/s, private page with a partner's session (page views recorded) vs Node.js `http` alone, same request and bytes",
       'gate.private_vs_node_http_rps',
       fmt(r['gate.private_rps'], '/s'),
       fmt(r['gate.node_http_rps'], '/s'),
@@ -75,7 +75,7 @@ function ratioRows(r) {
       (x) => x >= 0.8,
     ],
     [
-      'Gate requests/s, private page, page views not recorded, vs Node.js `http` alone, same bytes',
+      'Gate requests/s, private page, page views not recorded, vs Node.js `http` alone, same request and bytes',
       'gate.private_unrecorded_vs_node_http_rps',
       fmt(r['gate.private_unrecorded_rps'], '/s'),
       fmt(r['gate.node_http_rps'], '/s'),
@@ -169,7 +169,7 @@ function latencyRows(r) {
     '|---|---|---|---|',
     ...['private', 'public', 'nginx', 'node_http'].map(
       (name) =>
-        `| ${{ private: "gate, private page, a partner's session", public: 'gate, public page, same bytes', nginx: 'nginx, same file', node_http: 'Node.js `http` alone, same response' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
+        `| ${{ private: "gate, private page, a partner's session", public: 'gate, public page, same bytes', nginx: 'nginx, same file', node_http: 'Node.js `http` alone, same request and response' }[name]} | ${fmt(r[`gate.${name}_rps`])} | ${fmt(r[`gate.${name}_p50_ms`], ' ms')} | ${fmt(r[`gate.${name}_p99_ms`], ' ms')} |`,
     ),
     '',
     '| gate CPU per private page request | request thread | whole process (database thread, garbage collector) |',
@@ -232,7 +232,7 @@ function operationsRows(r) {
     `| a page of 50, p50 (\`admin.list_p50_ms\`) | ${fmt(r['admin.list_p50_ms'], ' ms')} | – |`,
     `| a page of 50, p95 (\`admin.list_p95_ms\`) | ${fmt(r['admin.list_p95_ms'], ' ms')} | ≤ 300 ms ${verdict(r['admin.list_p95_ms'], (x) => x <= 300) === 'yes' ? '(met)' : '(**not met**)'} |`,
     '',
-    '| store | page views | disk, audit table and indexes | insights, 30 days | same, partners only | insights, 180 days |',
+    '| store | page views | disk, page view blocks and indexes | insights, 30 days | same, partners only | insights, 180 days |',
     '|---|---|---|---|---|---|',
     store('pglite'),
     store('postgres'),
