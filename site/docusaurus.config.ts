@@ -8,6 +8,7 @@ import site from './site.facts.json';
 import accessMarks from './src/plugins/access-marks';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
+import fontSubsets from './src/plugins/font-subsets';
 import prismOffStartup from './src/plugins/prism-off-startup';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
@@ -74,6 +75,8 @@ const config: Config = {
     codeColours,
     // Prism loads with the code blocks, not in every page's start-up code.
     prismOffStartup,
+    // The self-hosted fonts cut down to the characters and weights the pages use.
+    fontSubsets,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
     // the metadata every docs page loads (the preset's own docs plugin is off below).
     ['./src/plugins/gated-docs.ts', { routeBasePath: 'docs', sidebarPath: './sidebars.ts' } satisfies DocsOptions],

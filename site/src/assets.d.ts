@@ -3,3 +3,16 @@ declare module '*.woff2' {
   const url: string;
   export default url;
 }
+
+// subset-font ships no types: the one call src/plugins/font-subsets makes.
+declare module 'subset-font' {
+  export default function subsetFont(
+    font: Buffer,
+    text: string,
+    options?: {
+      targetFormat?: 'sfnt' | 'woff' | 'woff2' | 'truetype';
+      variationAxes?: Record<string, number | { min: number; max: number; default?: number }>;
+      keepFeatures?: string[];
+    },
+  ): Promise<Buffer>;
+}

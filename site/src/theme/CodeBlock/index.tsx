@@ -1,7 +1,10 @@
 import { Children, isValidElement, type ReactNode } from 'react';
+import Head from '@docusaurus/Head';
 import ElementContent from '@theme/CodeBlock/Content/Element';
 import StringContent from '@theme/CodeBlock/Content/String';
 import type { Props } from '@theme/CodeBlock';
+// Written by src/plugins/font-subsets at build time: the code font's core characters and weights.
+import monoCore from '@generated/font-subsets/jetbrains-mono-core.woff2';
 
 /** The children as one string when they are plain text (copyable), else as they are. */
 function maybeStringifyChildren(children: ReactNode): ReactNode {
@@ -18,8 +21,24 @@ function maybeStringifyChildren(children: ReactNode): ReactNode {
  * that second render, the largest main-thread task of a page full of code, is dropped. A
  * wrapper cannot remove a key the original sets inside itself; the rest is the original.
  */
+/**
+ * (CUSTOM) A page with a code block also preloads the code font (one link, however many
+ * blocks), so it is there for the first layout: found only by that layout, it arrived after
+ * the first paint and every line of code was laid out a second time, a long main-thread task
+ * on a page full of code. Pages without code blocks do not download it for nothing.
+ */
 export default function CodeBlock({ children: rawChildren, ...props }: Props): ReactNode {
   const children = maybeStringifyChildren(rawChildren);
-  if (typeof children === 'string') return <StringContent {...props}>{children}</StringContent>;
-  return <ElementContent {...props}>{children}</ElementContent>;
+  return (
+    <>
+      <Head>
+        <link rel="preload" href={monoCore} as="font" type="font/woff2" crossOrigin="anonymous" />
+      </Head>
+      {typeof children === 'string' ? (
+        <StringContent {...props}>{children}</StringContent>
+      ) : (
+        <ElementContent {...props}>{children}</ElementContent>
+      )}
+    </>
+  );
 }
