@@ -21,6 +21,27 @@ function labelOf(table: HTMLTableElement | null): string {
 }
 
 /**
+ * One ResizeObserver for every table of the page. Its callbacks run right after a layout,
+ * so reading a scroller's widths there costs no layout of its own (a read in a timer or an
+ * animation frame after React's commit forced one per table), and all the tables of a page
+ * are measured in one task.
+ */
+const checks = new Map<Element, () => void>();
+let observer: ResizeObserver | null = null;
+
+function watch(element: Element, check: () => void): () => void {
+  observer ??= new ResizeObserver((entries) => {
+    for (const entry of entries) checks.get(entry.target)?.();
+  });
+  checks.set(element, check);
+  observer.observe(element);
+  return () => {
+    checks.delete(element);
+    observer?.unobserve(element);
+  };
+}
+
+/**
  * A markdown table in a horizontal scroller. When the table is wider than the column, the
  * scroller is a focusable region (keyboard users can scroll it with the arrow keys, WCAG
  * 2.1.1) and fades at the edge where more columns hide, with a "Scroll" cue while columns
@@ -34,35 +55,35 @@ export default function ScrollableTable(props: ComponentProps<'table'>): React.J
   useEffect(() => {
     const element = scroller.current;
     if (!element) return undefined;
-    let frame = 0;
-    const measure = (): void => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        const hidden = element.scrollWidth - element.clientWidth;
-        const next: Overflow | null =
-          hidden > 1
-            ? {
-                before: element.scrollLeft > 1,
-                after: element.scrollLeft < hidden - 1,
-                label: labelOf(element.querySelector('table')),
-              }
-            : null;
-        // A new state only when something shows differently: scrolling fires often.
-        setOverflow((previous) =>
-          previous?.before === next?.before && previous?.after === next?.after && previous?.label === next?.label
-            ? previous
-            : next,
-        );
-      });
+    const check = (): void => {
+      const hidden = element.scrollWidth - element.clientWidth;
+      const next: Overflow | null =
+        hidden > 1
+          ? {
+              before: element.scrollLeft > 1,
+              after: element.scrollLeft < hidden - 1,
+              label: labelOf(element.querySelector('table')),
+            }
+          : null;
+      // A new state only when something shows differently: scrolling fires often.
+      setOverflow((previous) =>
+        previous?.before === next?.before && previous?.after === next?.after && previous?.label === next?.label
+          ? previous
+          : next,
+      );
     };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    element.addEventListener('scroll', measure, { passive: true });
+    let frame = 0;
+    const onScroll = (): void => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(check);
+    };
+    // The observer's first call, after the next layout, is the first measure.
+    const unwatch = watch(element, check);
+    element.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       cancelAnimationFrame(frame);
-      observer.disconnect();
-      element.removeEventListener('scroll', measure);
+      unwatch();
+      element.removeEventListener('scroll', onScroll);
     };
   }, []);
 
