@@ -238,6 +238,8 @@ export async function measureGate({
     { name: 'nginx', url: nginxURL + docPath, headers: request },
     // Node.js's own http answering with the gate's answer to the private page.
     { name: 'node_http', url: nodeURL + docPath, headers: request },
+    // The same without the cookie: how the peer was asked until 2026-11-24 (reported only).
+    { name: 'node_http_bare', url: nodeURL + docPath, headers: { 'Accept-Encoding': request['Accept-Encoding'] } },
   ];
   const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
@@ -282,6 +284,10 @@ export async function measureGate({
     // views recorded as by default, and without (what the gate itself costs).
     'gate.private_vs_node_http_rps': round(stat('private', 'rps') / stat('node_http', 'rps'), 3),
     'gate.private_unrecorded_vs_node_http_rps': round(stat('private_unrecorded', 'rps') / stat('node_http', 'rps'), 3),
+    // Against Node's http asked without the session cookie: the cost of reading the 1 KB
+    // cookie off the socket counted against the gate too (the comparison before 2026-11-24).
+    'gate.node_http_bare_rps': Math.round(stat('node_http_bare', 'rps')),
+    'gate.private_vs_node_http_bare_rps': round(stat('private', 'rps') / stat('node_http_bare', 'rps'), 3),
     'gate.node_http_p50_ms': round(stat('node_http', 'p50'), 2),
     'gate.node_http_p99_ms': round(stat('node_http', 'p99'), 2),
     'gate.private_p50_ms': round(stat('private', 'p50'), 2),

@@ -83,6 +83,14 @@ function ratioRows(r) {
       null,
     ],
     [
+      'Gate requests/s, private page (page views recorded) vs Node.js `http` asked without the session cookie',
+      'gate.private_vs_node_http_bare_rps',
+      fmt(r['gate.private_rps'], '/s'),
+      fmt(r['gate.node_http_bare_rps'], '/s'),
+      '(reported)',
+      null,
+    ],
+    [
       'Requests/s, the gate’s public page vs Node.js `http` alone: what Fastify and the gate add',
       'gate.public_vs_node_http_rps',
       fmt(r['gate.public_rps'], '/s'),
