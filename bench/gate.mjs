@@ -138,7 +138,7 @@ export async function startNodeHttpPeer(url, headers) {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the Node.js http peer exited with ${code}`)));
   });
-  return { baseURL: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM') };
+  return { baseURL: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopChild(child, 'SIGTERM') };
 }
 
 /** Requests/s and p50/p99 (ms) from wrk's `--latency` report; throws on failed requests. */
@@ -216,6 +216,7 @@ export async function measureGate({
   unrecordedPid,
   nginxURL,
   nodeURL,
+  nodePid,
   cookie,
   docPath,
   wrkPath,
@@ -237,7 +238,7 @@ export async function measureGate({
     { name: 'public', url: gateURL + TWIN_PATH, headers: request },
     { name: 'nginx', url: nginxURL + docPath, headers: request },
     // Node.js's own http answering with the gate's answer to the private page.
-    { name: 'node_http', url: nodeURL + docPath, headers: request },
+    { name: 'node_http', url: nodeURL + docPath, headers: request, pid: nodePid },
     // The same without the cookie: how the peer was asked until 2026-11-24 (reported only).
     { name: 'node_http_bare', url: nodeURL + docPath, headers: { 'Accept-Encoding': request['Accept-Encoding'] } },
   ];
@@ -304,6 +305,10 @@ export async function measureGate({
     'gate.private_process_us': round(stat('private', 'allUs'), 1),
     'gate.private_unrecorded_request_thread_us': round(stat('private_unrecorded', 'mainUs'), 1),
     'gate.private_unrecorded_process_us': round(stat('private_unrecorded', 'allUs'), 1),
+    // The same for Node's bare http answering the same request, and what share of the
+    // gate's CPU per private request that is: steadier than requests/s on a shared machine.
+    'gate.node_http_process_us': round(stat('node_http', 'allUs'), 1),
+    'gate.node_http_vs_private_cpu': round(stat('node_http', 'allUs') / stat('private', 'allUs'), 3),
     'gate.connections': connections,
     'gate.seconds_per_run': seconds,
     'gate.rounds': rounds,

@@ -184,6 +184,7 @@ function latencyRows(r) {
     '|---|---|---|',
     `| page views recorded (\`gate.private_request_thread_us\`, \`gate.private_process_us\`) | ${fmt(r['gate.private_request_thread_us'], ' µs')} | ${fmt(r['gate.private_process_us'], ' µs')} |`,
     `| not recorded (\`gate.private_unrecorded_request_thread_us\`, \`gate.private_unrecorded_process_us\`) | ${fmt(r['gate.private_unrecorded_request_thread_us'], ' µs')} | ${fmt(r['gate.private_unrecorded_process_us'], ' µs')} |`,
+    `| Node.js \`http\` alone, same request and response (\`gate.node_http_process_us\`; its share of the gate's, \`gate.node_http_vs_private_cpu\`: ${fmt(r['gate.node_http_vs_private_cpu'])}) | | ${fmt(r['gate.node_http_process_us'], ' µs')} |`,
   ].join('\n');
 }
 

@@ -181,6 +181,7 @@ try {
           unrecordedPid: unrecorded.pid,
           nginxURL: nginx.baseURL,
           nodeURL: nodeHttp.baseURL,
+          nodePid: nodeHttp.pid,
           cookie: partnerCookie,
           docPath: DOC_PATH,
           wrkPath: tools.wrk,
