@@ -230,17 +230,19 @@ export async function measureGate({
   // signed-in reader's browser sends it for public pages too): only what is done with it
   // differs.
   const request = { 'Accept-Encoding': 'gzip', Cookie: cookie };
+  // In this order, every ratio below compares two targets run one right after the other
+  // (private and private_unrecorded, private and node_http, public and node_http).
   const targets = [
-    { name: 'private', url: gateURL + docPath, headers: request, pid: gatePid },
     // The same gate code and page with page views not recorded (AUDIT_PAGE_VIEWS=false): what recording costs.
     { name: 'private_unrecorded', url: unrecordedURL + docPath, headers: request, pid: unrecordedPid },
-    // A public page of the same bytes on the same server: what the session check costs.
-    { name: 'public', url: gateURL + TWIN_PATH, headers: request },
-    { name: 'nginx', url: nginxURL + docPath, headers: request },
+    { name: 'private', url: gateURL + docPath, headers: request, pid: gatePid },
     // Node.js's own http answering with the gate's answer to the private page.
     { name: 'node_http', url: nodeURL + docPath, headers: request, pid: nodePid },
+    // A public page of the same bytes on the same server: what the session check costs.
+    { name: 'public', url: gateURL + TWIN_PATH, headers: request },
     // The same without the cookie: how the peer was asked until 2026-11-24 (reported only).
     { name: 'node_http_bare', url: nodeURL + docPath, headers: { 'Accept-Encoding': request['Accept-Encoding'] } },
+    { name: 'nginx', url: nginxURL + docPath, headers: request },
   ];
   const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
@@ -249,8 +251,10 @@ export async function measureGate({
   for (const target of targets) await runWrk(wrkPath, target.url, { seconds: 2, connections, headers: target.headers });
   const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
   for (let r = 0; r < rounds; r++) {
+    // Forwards in even rounds and backwards in odd ones: neighbours stay neighbours, and
+    // each goes first as often as the other.
     for (let i = 0; i < targets.length; i++) {
-      const target = targets[(i + r) % targets.length];
+      const target = targets[r % 2 === 0 ? i : targets.length - 1 - i];
       const before = target.pid ? processCpu(target.pid) : null;
       const run = await runWrk(wrkPath, target.url, { seconds, connections, headers: target.headers });
       const after = target.pid ? processCpu(target.pid) : null;
@@ -265,6 +269,10 @@ export async function measureGate({
     );
   }
   const stat = (name, key) => median(runs[name].map((run) => run[key]));
+  // A ratio is the median of the rounds' ratios, each of two runs seconds apart: a shared
+  // machine's speed drifts over minutes, and a ratio of two medians would take that drift
+  // in; within a round both targets meet nearly the same machine.
+  const ratio = (a, b, key = 'rps') => median(runs[a].map((run, r) => run[key] / runs[b][r][key]));
   return {
     'gate.page_bytes': bytes,
     'gate.sent_bytes': sent,
@@ -274,21 +282,21 @@ export async function measureGate({
     'gate.private_rps': Math.round(stat('private', 'rps')),
     'gate.public_rps': Math.round(stat('public', 'rps')),
     'gate.nginx_rps': Math.round(stat('nginx', 'rps')),
-    'gate.private_vs_public_rps': round(stat('private', 'rps') / stat('public', 'rps'), 3),
+    'gate.private_vs_public_rps': round(ratio('private', 'public'), 3),
     'gate.private_unrecorded_rps': Math.round(stat('private_unrecorded', 'rps')),
-    'gate.recorded_vs_unrecorded_rps': round(stat('private', 'rps') / stat('private_unrecorded', 'rps'), 3),
-    'gate.private_vs_nginx_rps': round(stat('private', 'rps') / stat('nginx', 'rps'), 3),
+    'gate.recorded_vs_unrecorded_rps': round(ratio('private', 'private_unrecorded'), 3),
+    'gate.private_vs_nginx_rps': round(ratio('private', 'nginx'), 3),
     'gate.node_http_rps': Math.round(stat('node_http', 'rps')),
-    'gate.node_http_vs_nginx_rps': round(stat('node_http', 'rps') / stat('nginx', 'rps'), 3),
-    'gate.public_vs_node_http_rps': round(stat('public', 'rps') / stat('node_http', 'rps'), 3),
+    'gate.node_http_vs_nginx_rps': round(ratio('node_http', 'nginx'), 3),
+    'gate.public_vs_node_http_rps': round(ratio('public', 'node_http'), 3),
     // The gate's hot path against the floor under any Node.js server (issue 15), with page
     // views recorded as by default, and without (what the gate itself costs).
-    'gate.private_vs_node_http_rps': round(stat('private', 'rps') / stat('node_http', 'rps'), 3),
-    'gate.private_unrecorded_vs_node_http_rps': round(stat('private_unrecorded', 'rps') / stat('node_http', 'rps'), 3),
+    'gate.private_vs_node_http_rps': round(ratio('private', 'node_http'), 3),
+    'gate.private_unrecorded_vs_node_http_rps': round(ratio('private_unrecorded', 'node_http'), 3),
     // Against Node's http asked without the session cookie: the cost of reading the 1 KB
     // cookie off the socket counted against the gate too (the comparison before 2026-11-24).
     'gate.node_http_bare_rps': Math.round(stat('node_http_bare', 'rps')),
-    'gate.private_vs_node_http_bare_rps': round(stat('private', 'rps') / stat('node_http_bare', 'rps'), 3),
+    'gate.private_vs_node_http_bare_rps': round(ratio('private', 'node_http_bare'), 3),
     'gate.node_http_p50_ms': round(stat('node_http', 'p50'), 2),
     'gate.node_http_p99_ms': round(stat('node_http', 'p99'), 2),
     'gate.private_p50_ms': round(stat('private', 'p50'), 2),
@@ -308,7 +316,7 @@ export async function measureGate({
     // The same for Node's bare http answering the same request, and what share of the
     // gate's CPU per private request that is: steadier than requests/s on a shared machine.
     'gate.node_http_process_us': round(stat('node_http', 'allUs'), 1),
-    'gate.node_http_vs_private_cpu': round(stat('node_http', 'allUs') / stat('private', 'allUs'), 3),
+    'gate.node_http_vs_private_cpu': round(ratio('node_http', 'private', 'allUs'), 3),
     'gate.connections': connections,
     'gate.seconds_per_run': seconds,
     'gate.rounds': rounds,

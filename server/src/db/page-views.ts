@@ -50,7 +50,13 @@ export interface PageView {
   path: string;
 }
 
-export const BLOCK_CAPACITY = 4096;
+/**
+ * Most views in one block. Writing a block costs the database about the same whatever its
+ * size, so under load fewer, fuller blocks cost less: at 16,384 the embedded database's
+ * thread spends about 0.1 µs per view, at 4,096 about 0.5 µs (gate bench, 2026-11-24).
+ * A reader's and a page's place in a block are 16-bit numbers.
+ */
+export const BLOCK_CAPACITY = 16_384;
 const BYTES_PER_VIEW = 8;
 /** Process-local reader and page numbers are forgotten past this many (sessions come and go). */
 const INTERN_LIMIT = 20_000;
