@@ -136,7 +136,7 @@ export function createFastPath(
       if (raw === undefined) return false;
       reader = options.cachedReader(raw);
       if (!reader || !mayRead(reader.groups, file.groups)) return false;
-      metrics.sessionHits++;
+      metrics.hot.sessionHits++;
     }
     const encoding = chooseEncoding(headers['accept-encoding'], file);
     const id = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : randomUUID();
@@ -147,7 +147,7 @@ export function createFastPath(
     if (reader && file.kind === 'page') options.recordView?.(reader, file.url);
     const ms = performance.now() - started;
     metrics.tally.count(answered[file.access], ms / 1000);
-    metrics.fastPathAnswers++;
+    metrics.hot.fastPathAnswers++;
     options.logRequest?.(id, request, 200, ms);
     return true;
   };

@@ -55,15 +55,15 @@ describe('request metrics counted in plain arrays', () => {
     const metrics = new Metrics(sources);
     const slot = metrics.tally.slot('private', 200);
     for (let i = 0; i < 5; i++) metrics.tally.count(slot, 0.0002);
-    metrics.sessionHits += 5;
-    metrics.fastPathAnswers += 5;
+    metrics.hot.sessionHits += 5;
+    metrics.hot.fastPathAnswers += 5;
     const first = await metrics.registry.metrics();
     expect(first).toContain('portal_http_requests_total{class="private",status="200"} 5');
     expect(first).toContain('portal_session_checks_total{result="hit"} 5');
     expect(first).toContain('portal_http_fast_path_requests_total 5');
     expect(first).toContain('portal_http_request_duration_seconds_bucket{le="0.0005",class="private"} 5');
     metrics.tally.count(slot, 0.003);
-    metrics.sessionHits++;
+    metrics.hot.sessionHits++;
     const second = await metrics.registry.metrics();
     expect(second).toContain('portal_http_requests_total{class="private",status="200"} 6');
     expect(second).toContain('portal_session_checks_total{result="hit"} 6');

@@ -71,27 +71,28 @@ export class RequestTally {
    * cumulative buckets, +Inf, sum and count per access class.
    */
   latencyMetric(help: string) {
-    const tally = this;
     return {
       name: LATENCY_NAME,
       help,
       type: 'histogram' as const,
       aggregator: 'sum' as const,
-      get() {
+      // Registry.resetMetrics() calls this on every metric.
+      reset: () => this.latency.fill(0),
+      get: () => {
         const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-        tally.classNames.forEach((access, index) => {
+        this.classNames.forEach((access, index) => {
           const row = index * RequestTally.WIDTH;
           let cumulative = 0;
           LATENCY_BUCKETS.forEach((le, b) => {
-            cumulative += tally.latency[row + b] as number;
+            cumulative += this.latency[row + b] as number;
             values.push({ labels: { le, class: access }, value: cumulative, metricName: `${LATENCY_NAME}_bucket` });
           });
-          const count = tally.latency[row + LATENCY_BUCKETS.length + 2] as number;
+          const count = this.latency[row + LATENCY_BUCKETS.length + 2] as number;
           values.push(
             { labels: { le: '+Inf', class: access }, value: count, metricName: `${LATENCY_NAME}_bucket` },
             {
               labels: { class: access },
-              value: tally.latency[row + LATENCY_BUCKETS.length + 1] as number,
+              value: this.latency[row + LATENCY_BUCKETS.length + 1] as number,
               metricName: `${LATENCY_NAME}_sum`,
             },
             { labels: { class: access }, value: count, metricName: `${LATENCY_NAME}_count` },
@@ -116,8 +117,7 @@ export class Metrics {
   /** Requests and latency as the request path counts them (RequestTally). */
   readonly tally = new RequestTally();
   /** Session-cache hits and fast-path answers, counted as plain numbers and added at each scrape. */
-  sessionHits = 0;
-  fastPathAnswers = 0;
+  readonly hot = { sessionHits: 0, fastPathAnswers: 0 };
 
   /** Counts an answered request and its time, by access class and status. */
   observeRequest(access: string, status: number, seconds: number): void {
@@ -151,15 +151,15 @@ export class Metrics {
       >[0],
     );
     let hitsReported = 0;
-    const metrics = this;
+    const hot = this.hot;
     this.sessionChecks = new Counter({
       name: 'portal_session_checks_total',
       help: 'Session checks: answered from the verification cache (hit) or by asking the identity service (miss)',
       labelNames: ['result'],
       registers: [this.registry],
       collect() {
-        if (metrics.sessionHits > hitsReported) this.inc({ result: 'hit' }, metrics.sessionHits - hitsReported);
-        hitsReported = metrics.sessionHits;
+        if (hot.sessionHits > hitsReported) this.inc({ result: 'hit' }, hot.sessionHits - hitsReported);
+        hitsReported = hot.sessionHits;
       },
     });
     this.identityCalls = new Counter({
@@ -174,8 +174,8 @@ export class Metrics {
       help: 'Requests answered by the hot path ahead of Fastify (a file, public or read with a cached session)',
       registers: [this.registry],
       collect() {
-        this.inc(metrics.fastPathAnswers - fastReported);
-        fastReported = metrics.fastPathAnswers;
+        this.inc(hot.fastPathAnswers - fastReported);
+        fastReported = hot.fastPathAnswers;
       },
     });
     const registers = [this.registry];
