@@ -165,7 +165,10 @@ export async function startGate({ siteDir, emulatorHost, env = {} }) {
   for (let i = 0; i < 300; i++) {
     if (server.exitCode !== null) throw new Error(`the gate server over ${siteDir} exited with ${server.exitCode}`);
     try {
-      if ((await fetch(`${baseURL}/healthz`)).ok) {
+      // Alive is not enough: the database is migrated after the server listens, and what
+      // is measured may write to it (tokens, page views). /readyz reports it.
+      const readiness = await fetch(`${baseURL}/readyz`);
+      if (readiness.ok && (await readiness.json()).checks?.database) {
         return {
           baseURL,
           pid: server.pid,
