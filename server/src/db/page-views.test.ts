@@ -282,6 +282,34 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('page views on %s', (kind) =
     expect(await compactPageViews(db, new Date(hour + 1000))).toEqual({ read: 0, written: 0 });
   });
 
+  it('drop no view under load while the database answers, at the default queue limit', async () => {
+    for (const limit of [10_000]) {
+      const written: number[] = [];
+      const log = new PageViewLog({
+        name: 'test',
+        // A database that answers a few milliseconds later, as PGlite's thread does.
+        write: async (blocks) => {
+          await new Promise((resolve) => setTimeout(resolve, 3));
+          written.push(...blocks.map((block) => block.count));
+        },
+        limit,
+        log: silent,
+      });
+      // Five blocks' worth of views and more, 100 a millisecond (more than the gate
+      // answers), so views arrive while blocks are being written.
+      const burst = 100;
+      for (let i = 0; i < 5 * BLOCK_CAPACITY + 500; i += burst) {
+        for (let j = 0; j < burst; j++) log.record(ada, '/docs/whitelabel/');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await log.flush(true);
+      await log.close();
+      const total = Math.ceil((5 * BLOCK_CAPACITY + 500) / burst) * burst;
+      expect(log.stats).toMatchObject({ dropped: 0, written: total, queued: 0 });
+      expect(written.reduce((a, b) => a + b, 0)).toBe(total);
+    }
+  });
+
   it(`seal a block at ${BLOCK_CAPACITY} views, and count views dropped past the queue's limit`, async () => {
     let fail = true;
     const written: number[] = [];

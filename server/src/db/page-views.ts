@@ -51,12 +51,12 @@ export interface PageView {
 }
 
 /**
- * Most views in one block. Writing a block costs the database about the same whatever its
- * size, so under load fewer, fuller blocks cost less: at 16,384 the embedded database's
- * thread spends about 0.1 µs per view, at 4,096 about 0.5 µs (gate bench, 2026-11-24).
- * A reader's and a page's place in a block are 16-bit numbers.
+ * Most views in one block. The views of the open block count against the recorder's
+ * queue limit (AUDIT_QUEUE_LIMIT, 10,000 by default) along with the blocks being written,
+ * so a block must stay well below it: at 16,384 the open block reached the limit within a
+ * second under load and views were dropped with the database up.
  */
-export const BLOCK_CAPACITY = 16_384;
+export const BLOCK_CAPACITY = 4096;
 const BYTES_PER_VIEW = 8;
 /** Process-local reader and page numbers are forgotten past this many (sessions come and go). */
 const INTERN_LIMIT = 20_000;
@@ -395,6 +395,8 @@ export class PageViewLog {
   private pageNumbers = new Map<string, number>();
   private readonly recorder: EventRecorder<PageViewBlock>;
   private readonly timer: NodeJS.Timeout;
+  /** Views at which the open block is sealed: never more than the queue's limit, so a small limit still lets views through. */
+  private readonly sealAt: number;
 
   constructor(
     options: Omit<RecorderOptions<PageViewBlock>, 'write' | 'size' | 'batchSize'> & {
@@ -409,6 +411,7 @@ export class PageViewLog {
       // The log's own timer seals, then writes.
       intervalMs: 3_600_000,
     });
+    this.sealAt = Math.min(BLOCK_CAPACITY, options.limit ?? BLOCK_CAPACITY);
     const interval = options.intervalMs ?? 1000;
     this.timer = setInterval(() => {
       this.seal();
@@ -434,7 +437,7 @@ export class PageViewLog {
     this.at[i] = Date.now();
     this.readerOf[i] = r;
     this.pageOf[i] = p;
-    if (this.count === BLOCK_CAPACITY) this.seal();
+    if (this.count >= this.sealAt) this.seal();
   }
 
   private seal(): void {
