@@ -84,6 +84,15 @@ describe("the gate's fast path", () => {
   it('leaves to Fastify every request it does not fully answer, with the same outcome as before', async () => {
     const { cookie } = await partner();
     await app.inject({ url: PRIVATE_PAGE, headers: { cookie } });
+    // The session cache finds a cookie by the gate's signature at its end (identity.ts); this
+    // one keeps the cached cookie's signatures over other claims, so only the whole cookie tells.
+    const sent = cookie.slice(cookie.indexOf('=') + 1);
+    const parts = sent.split('.');
+    const claims = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString()) as Record<string, unknown>;
+    claims.email = 'staff@norigin.example';
+    parts[1] = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    const sameSignature = `__session=${parts.join('.')}`;
+    expect(sameSignature.slice(sameSignature.lastIndexOf('.'))).toBe(cookie.slice(cookie.lastIndexOf('.')));
     const cases: {
       name: string;
       url: string;
@@ -96,6 +105,12 @@ describe("the gate's fast path", () => {
         name: 'a cookie the gate never made',
         url: PRIVATE_PAGE,
         headers: { cookie: '__session=forged.value' },
+        status: 302,
+      },
+      {
+        name: "a cached session's signature on another cookie",
+        url: PRIVATE_PAGE,
+        headers: { cookie: sameSignature },
         status: 302,
       },
       { name: 'outside the groups', url: STAFF_PAGE, headers: { cookie }, status: 403 },
