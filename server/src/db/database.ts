@@ -123,13 +123,13 @@ class PGliteDatabase implements Database {
     });
   }
 
-  private ask(request: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Answer> {
+  private ask(request: Record<string, unknown>): Promise<Answer> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...request }, transfer);
+      this.worker.postMessage({ id, ...request });
     });
   }
 
@@ -142,11 +142,12 @@ class PGliteDatabase implements Database {
   }
 
   async copyBinary(table: string, columns: readonly string[], data: Uint8Array): Promise<void> {
-    // Handed over, not copied, when the bytes are a buffer of their own.
-    const own =
-      data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
-    const bytes = own ? data : data.slice();
-    await this.ask({ type: 'copy-binary', table, columns, data: bytes }, [bytes.buffer as ArrayBuffer]);
+    // Copied to the worker, never handed over (a transfer list): the first ArrayBuffer this
+    // thread detaches invalidates V8's detaching protector for the whole process, which
+    // throws away the optimised code of Node's own HTTP, stream and async-id functions and
+    // recompiles them with a detach check on every typed-array read, for good. A block is
+    // tens of kilobytes a second at most; the copy costs microseconds.
+    await this.ask({ type: 'copy-binary', table, columns, data });
   }
 
   async transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T> {
