@@ -3,10 +3,10 @@
  * argument list, before any other module of the gate runs.
  *
  * Why: a tick object is an object literal with computed keys (its async ids), so V8 builds
- * it through property-definition ICs that learn the object's map as it goes. In the gate,
- * the many different `nextTick` calls of start-up (Fastify, the Admin SDK, PGlite, file
- * reads) let those maps change under the ICs, and in 11 of 21 starts measured on
- * 2026-11-24 two of them ended megamorphic: from then on every tick object, five or so per
+ * it through property-definition ICs that learn the object's map as it goes. The gate's
+ * start-up calls `nextTick` from many places while those maps still change (which call
+ * tips it was not found), and in 11 of 21 starts measured on 2026-11-24 two of those ICs
+ * ended megamorphic: from then on every tick object, five or so per
  * request inside Node's HTTP and stream code, was built in V8's runtime with a map
  * migration each, some 2 µs per request for the life of the process (perf: 0.6 to 1.2 %
  * of samples in `Runtime_DefineKeyedOwnPropertyInLiteral` alone). Node's bare `http`
