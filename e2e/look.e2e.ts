@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { expect, hydrated, test } from './fixtures';
 import { holdRequests, navbarLayout } from './layout-shift';
 
@@ -106,6 +107,45 @@ test.describe('the navbar of a signed-in reader', () => {
       expect(await navbarLayout(page), `${path} at ${width} px, after the answer`).toEqual(firstPaint);
     }
   });
+});
+
+test("nothing moves sideways when the window's scrollbar comes or goes", async ({ page, playwright, baseURL }) => {
+  // Playwright hides scrollbars in headless Chromium; a desktop browser shows them, and they take room.
+  const browser = await playwright.chromium.launch({
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+    ignoreDefaultArgs: ['--hide-scrollbars'],
+  });
+  try {
+    const context = await browser.newContext({
+      baseURL,
+      storageState: await page.context().storageState(),
+      viewport: { width: 1280, height: 800 },
+    });
+    const reader = await context.newPage();
+    for (const path of ['/blog/welcome', DASH_PAGE]) {
+      await reader.setViewportSize({ width: 1280, height: 800 });
+      await reader.goto(path);
+      await hydrated(reader);
+      await reader.evaluate(() => document.fonts.ready);
+      // Taller than the window: this browser's scrollbar takes room, or the test shows nothing.
+      expect(await reader.evaluate(() => window.innerWidth - document.documentElement.clientWidth), path).toBe(15);
+      const layout = async () => ({
+        ...(await navbarLayout(reader)),
+        content: await reader.evaluate(() => {
+          const box = document.querySelector('main .container')?.getBoundingClientRect();
+          return box ? `${Math.round(box.x)},${Math.round(box.width)}` : 'missing';
+        }),
+      });
+      const withScrollbar = await layout();
+      // A window taller than the page needs no scrollbar: what a page looks like when it paints before the rest of its HTML has come.
+      const height = await reader.evaluate(() => document.documentElement.scrollHeight);
+      await reader.setViewportSize({ width: 1280, height: height + 200 });
+      expect(await layout(), path).toEqual(withScrollbar);
+    }
+  } finally {
+    await browser.close();
+  }
 });
 
 test('no page template scrolls sideways at 390 px', async ({ page }) => {
