@@ -129,7 +129,10 @@ test("nothing moves sideways when the window's scrollbar comes or goes", async (
       await hydrated(reader);
       await reader.evaluate(() => document.fonts.ready);
       // Taller than the window: this browser's scrollbar takes room, or the test shows nothing.
-      expect(await reader.evaluate(() => window.innerWidth - document.documentElement.clientWidth), path).toBe(15);
+      expect(
+        await reader.evaluate(() => window.innerWidth - document.documentElement.clientWidth),
+        path,
+      ).toBeGreaterThan(0);
       const layout = async () => ({
         ...(await navbarLayout(reader)),
         content: await reader.evaluate(() => {
