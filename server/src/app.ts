@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import cookie from '@fastify/cookie';
@@ -18,6 +17,7 @@ import { Identity, type Reader } from './auth/identity.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
 import { Metrics } from './metrics.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
+import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
 import { ReaderDirectory, ReaderIndex } from './auth/readers.js';
 import { TokenService } from './auth/tokens.js';
@@ -121,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const site = await loadSite(config.siteDir);
   /** The hot path ahead of Fastify (fast-path.ts), set once the routes it stands in for are ready. */
   let fastPath: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
+  const newRequestId = requestIds();
   const app = Fastify({
     // Fastify's own HTTP server, with the fast path asked first (see fast-path.ts).
     serverFactory: (handler, options) => {
@@ -155,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every log line of a request carries its id: the proxy's X-Request-Id when it sends a
     // sane one, else a new one; the answer names it too.
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
   });
   const shared = options.identity?.shared ?? sharedState(config.redisUrl, app.log);
   const identity =
@@ -621,7 +622,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics,
     securityHeaders: helmetHeaders(securityHeaders),
     sessionCookie: SESSION_COOKIE,
-    parseCookie: (header) => app.parseCookie(header),
+    newRequestId,
     cachedReader: (raw) => identity.cachedReader(raw),
     privatePages: !(config.audit.pageViews && config.audit.storeClientIp),
     // Only without client addresses (privatePages above): the page view log keeps none.

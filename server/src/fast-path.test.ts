@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { fastifyInject, sharedStore, signInCookie, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from './test/test-site.js';
-import { PLAIN_PATH } from './fast-path.js';
+import { cookieReader, PLAIN_PATH } from './fast-path.js';
+import { REQUEST_ID } from './request-id.js';
 import { queryAudit } from './db/audit.js';
 
 const PRIVATE_PAGE = '/docs/layout-engine/';
@@ -159,9 +161,88 @@ describe("the gate's fast path", () => {
     const response = await fetch(`${base}/docs/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-frame-options')).toBe('DENY');
-    expect(response.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
+    expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
     const given = await fetch(`${base}/docs/`, { headers: { 'x-request-id': 'from-the-proxy-1' } });
     expect(given.headers.get('x-request-id')).toBe('from-the-proxy-1');
     await served.close();
+  });
+});
+
+describe("the fast path's session cookie reader", () => {
+  const read = cookieReader('__session');
+  const session = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwYXJ0bmVyIn0.c2lnbmF0dXJl.AbC+d/EfG_h-i';
+  /** The parse the Fastify path uses (@fastify/cookie, as the gate registers it). */
+  let parseCookie: (header: string) => Record<string, string | undefined>;
+  beforeAll(async () => {
+    const plain = Fastify();
+    await plain.register(fastifyCookie);
+    await plain.ready();
+    parseCookie = (header) => plain.parseCookie(header);
+  });
+
+  it('finds the cookie where browsers put it, as the full parse does', () => {
+    for (const header of [
+      `__session=${session}`,
+      `__session=${session}; theme=dark`,
+      `theme=dark; __session=${session}`,
+      `a=1; b=2; __session=${session}; c=3`,
+      `noequals; __session=${session}`,
+      `__session=${session}; __session=older`,
+    ]) {
+      expect(read(header), header).toBe(session);
+      expect(parseCookie(header).__session, header).toBe(session);
+    }
+  });
+
+  it('leaves to Fastify every header it cannot read the same way (never another value)', () => {
+    const headers = [
+      `x__session=other; __session=${session}`,
+      `__session =other; __session=${session}`,
+      `theme="a __session=other"; __session=${session}`,
+      `a=1;__session=${session}`,
+      `a=1;  __session=${session}`,
+      `a=1 ; __session=${session}`,
+      'theme=dark',
+      '',
+      '__sessionx=1',
+      `__session =${session}`,
+    ];
+    for (const header of headers) {
+      const value = read(header);
+      // Undefined sends the request to Fastify; a value must be the one the full parse gives.
+      if (value !== undefined) expect(value, header).toBe(parseCookie(header).__session);
+    }
+    expect(headers.slice(0, 5).map(read)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it('agrees with the full parse on every value it gives, over random headers', () => {
+    const parts = [
+      '__session',
+      '__session=',
+      'x__session=',
+      ';',
+      '; ',
+      ' ',
+      '=',
+      'a',
+      '"',
+      '%41',
+      session,
+      'theme=dark',
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let found = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let header = '';
+      for (let n = 1 + Math.floor(random() * 8); n > 0; n--) header += parts[Math.floor(random() * parts.length)];
+      const value = read(header);
+      if (value === undefined) continue;
+      found++;
+      // A value with a quote, percent sign or space is never a session the gate signed, so
+      // it can only miss the session cache; every other value must be the full parse's.
+      if (!/["% ]/.test(value)) expect(value, header).toBe(parseCookie(header).__session);
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 });
