@@ -151,6 +151,25 @@ test("nothing moves sideways when the window's scrollbar comes or goes", async (
   }
 });
 
+test("the home page's words stay put while the code beside them grows", async ({ page }) => {
+  // A page can paint before the rest of its HTML has come, with part of the quick start's
+  // code: the words beside it must not move when the rest arrives.
+  await page.setViewportSize({ width: 1350, height: 940 });
+  await page.goto('/');
+  await hydrated(page);
+  await page.evaluate(() => document.fonts.ready);
+  const words = page.locator('main h1').first();
+  const before = await words.boundingBox();
+  const grown = await page.evaluate(() => {
+    const code = document.querySelector('#quick-start')?.closest('section');
+    const box = code?.getBoundingClientRect();
+    code?.append(Object.assign(document.createElement('div'), { style: 'height: 200px' }));
+    return code ? code.getBoundingClientRect().height - (box?.height ?? 0) : 0;
+  });
+  expect(grown).toBe(200);
+  expect(await words.boundingBox()).toEqual(before);
+});
+
 test('no page template scrolls sideways at 390 px', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of ['/', DASH_PAGE, '/docs/category/player-framework', '/blog', '/blog/mdx-blog-post', '/nope']) {
