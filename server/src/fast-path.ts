@@ -78,24 +78,25 @@ export const PLAIN_PATH = /^(?:(?:\/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*)+\/?|\/)$/;
 /**
  * Reads the value of the cookie `name` from a Cookie header where it stands instead of
  * parsing the whole header (the `cookie` package makes an object of every cookie: about
- * 0.4 µs a request under load, against 0.18 for this). The first appearance of `name` in the header counts only
- * at the header's start or after "; " (the separator browsers send), followed by "=";
- * anywhere else (in another cookie's name or value, before a space, after other spacing)
- * the answer is undefined and the request goes to Fastify, which parses the header in full.
- * So no earlier pair can be `name`, and the value found is the full parse's, unless it has
- * spaces around it or percent-escapes; such a value is never a session cookie the gate
- * signed, and the fast path uses a value only if the session cache holds exactly it.
+ * 0.4 µs a request under load, against 0.18 for this). The first appearance of `name` in
+ * the header counts only at the header's start or after "; " (the separator browsers send),
+ * and only followed by "="; anywhere else (in another cookie's name or value, before a
+ * space, after other spacing) the answer is undefined and the request goes to Fastify,
+ * which parses the header in full. So no earlier pair can be `name`, and the value found is
+ * the full parse's, unless it has spaces around it or percent-escapes; such a value is
+ * never a session cookie the gate signed, and the fast path uses a value only if the
+ * session cache holds exactly it.
  */
 export function cookieReader(name: string): (header: string) => string | undefined {
+  const SEMICOLON = 59;
+  const SPACE = 32;
+  const EQUALS = 61;
   return (header) => {
     const at = header.indexOf(name);
+    if (at === -1) return undefined;
+    if (at > 0 && (header.charCodeAt(at - 1) !== SPACE || header.charCodeAt(at - 2) !== SEMICOLON)) return undefined;
     const start = at + name.length + 1;
-    if (
-      at === -1 ||
-      header.charCodeAt(start - 1) !== 61 /* = */ ||
-      (at !== 0 && !(at >= 2 && header.charCodeAt(at - 1) === 32 && header.charCodeAt(at - 2) === 59)) /* "; " */
-    )
-      return undefined;
+    if (header.charCodeAt(start - 1) !== EQUALS) return undefined;
     const end = header.indexOf(';', start);
     return end === -1 ? header.slice(start) : header.slice(start, end);
   };
