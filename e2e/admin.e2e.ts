@@ -114,6 +114,39 @@ test.describe('the administration page', () => {
     await admin.context.close();
   });
 
+  test("the trail shows the filter's events even when an earlier, unfiltered answer comes last", async ({
+    browser,
+    baseURL,
+  }) => {
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    // The unfiltered trail answers late, as it does when the machine is busy.
+    let releaseUnfiltered = (): void => undefined;
+    const unfilteredHeld = new Promise<void>((resolve) => (releaseUnfiltered = resolve));
+    await admin.page.route(/\/api\/admin\/audit\?/, async (route) => {
+      const url = new URL(route.request().url());
+      if (!url.searchParams.has('reader')) await unfilteredHeld;
+      await route.continue();
+    });
+    await openAdmin(admin.page);
+    const unfiltered = admin.page.waitForRequest(
+      (request) => request.url().includes('/api/admin/audit?') && !request.url().includes('reader='),
+    );
+    await admin.page.getByRole('tab', { name: 'Audit trail' }).click();
+    await unfiltered;
+    await admin.page.getByLabel('Reader (e-mail or id)').fill(unique('nobody'));
+    await expect(admin.page.getByText('No events match.')).toBeVisible();
+    const unfilteredAnswered = admin.page.waitForResponse(
+      (response) => response.url().includes('/api/admin/audit?') && !response.url().includes('reader='),
+    );
+    releaseUnfiltered();
+    await unfilteredAnswered;
+    // Give React the moment it would take to show the late answer; it must not.
+    await admin.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+    await expect(admin.page.getByText('No events match.')).toBeVisible();
+    await expect(admin.page.getByRole('table')).toHaveCount(0);
+    await admin.context.close();
+  });
+
   test('the insights show the views and a failed search made here', async ({ browser, baseURL }) => {
     const account = await emulatorReaders.create({ groups: ['partner'], email: unique('curious') });
     const reader = await signedIn(browser, String(baseURL), account);

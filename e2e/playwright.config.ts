@@ -6,17 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { freePort } from './free-port';
+import { freePorts } from './free-port';
 import { E2E_SESSION_SECRET } from './security/lib';
 
 assertChromiumInstalled();
 
 // Chosen once in the main process; the workers inherit them through the environment, so
 // a portal already running on 3000/9099 and this suite never collide.
-process.env.E2E_PORT ??= String(freePort());
-process.env.E2E_EMULATOR_PORT ??= String(freePort());
-process.env.E2E_EMULATOR_HUB_PORT ??= String(freePort());
-process.env.E2E_EMULATOR_LOGGING_PORT ??= String(freePort());
+const portSettings = ['E2E_PORT', 'E2E_EMULATOR_PORT', 'E2E_EMULATOR_HUB_PORT', 'E2E_EMULATOR_LOGGING_PORT'];
+const unset = portSettings.filter((name) => !process.env[name]);
+if (unset.length > 0) {
+  const given = new Set(portSettings.filter((name) => process.env[name]).map((name) => Number(process.env[name])));
+  const ports = freePorts(unset.length + given.size).filter((port) => !given.has(port));
+  unset.forEach((name, index) => (process.env[name] = String(ports[index])));
+}
 const port = Number(process.env.E2E_PORT);
 // The run's own embedded database (PGlite), never the data/ folder of `npm start`.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-data-'));

@@ -24,16 +24,29 @@ export function assertPortFree(port, setting) {
   });
 }
 
-/** A port the OS says is free right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+/** Ports this process has handed out already: never handed out twice. */
+const handedOut = new Set();
+
+/**
+ * A port the OS says is free right now, and one this process has not handed out before:
+ * callers start their servers some time after asking (the test setup starts the emulator
+ * and PostgreSQL side by side), and the OS may offer a port again once its probe is closed.
+ */
+export async function freePort() {
+  for (let attempt = 0; ; attempt += 1) {
+    const port = await new Promise((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address();
+        probe.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port) || attempt >= 50) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 async function waitUntilReady(url, child, timeoutMs, output) {

@@ -42,6 +42,8 @@ export class EventRecorder<T> {
   private dropped = 0;
   private failedWrites = 0;
   private flushing: Promise<void> | null = null;
+  /** A drain queued behind the one under way (see flush). */
+  private following: Promise<void> | null = null;
   private retryAt = 0;
   private backoffMs = 0;
   private lastDropLog = 0;
@@ -79,16 +81,28 @@ export class EventRecorder<T> {
   }
 
   /**
-   * Writes what is queued (unless a retry is not due yet); resolves when done or failed.
+   * Writes what is queued (unless a retry is not due yet); resolves when every event queued
+   * before the call is written, or a write failed.
    * With `fullOnly`, only whole batches: under load the queue is written in batches of
    * `batchSize`, not in the dribs that arrive while a write is under way (each statement
    * has a cost of its own); the timer writes the rest.
    */
   flush(force = false, fullOnly = false): Promise<void> {
-    this.flushing ??= this.drain(force, fullOnly).finally(() => {
-      this.flushing = null;
+    if (this.flushing === null) {
+      this.flushing = this.drain(force, fullOnly).finally(() => {
+        this.flushing = null;
+      });
+      return this.flushing;
+    }
+    if (fullOnly) return this.flushing;
+    // A write is under way, and the drain it belongs to may write whole batches only, or
+    // may have been one the backoff cut short: after it, write the rest, so the promise
+    // covers every event queued before this call (the audit trail reads its own writes).
+    this.following ??= this.flushing.then(() => {
+      this.following = null;
+      return this.flush(force);
     });
-    return this.flushing;
+    return this.following;
   }
 
   private async drain(force: boolean, fullOnly: boolean): Promise<void> {

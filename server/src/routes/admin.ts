@@ -350,6 +350,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
 
   app.get('/audit', { config: limited, schema: { querystring: auditQuery } }, async (request, reply) => {
     if (needsDatabase(reply)) return reply;
+    // Events are written off the request path in batches; the trail shows every event
+    // recorded before it was asked for (an administrator who just disabled a reader sees it).
+    await store.flush();
     const query = request.query as AuditQuery;
     const filter = auditFilter(query);
     if (query.format !== undefined) {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { adminApi, AdminApiError, type AuditEvent } from './api';
 import { describeDetail, formatTime } from './format';
@@ -64,8 +64,12 @@ export default function AuditPanel({
     to: dayStart(to, 1),
   };
 
+  // Only the newest load may fill the table: an answer to an earlier filter that arrives
+  // after a later one (the unfiltered trail is slower) would show the wrong events.
+  const latestLoad = useRef(0);
   const load = useCallback(
     async (before?: string) => {
+      const thisLoad = ++latestLoad.current;
       try {
         const page = await adminApi.audit({
           kind: kind || undefined,
@@ -75,11 +79,13 @@ export default function AuditPanel({
           before,
           limit: 100,
         });
+        if (thisLoad !== latestLoad.current) return;
         setEvents((current) => (before && current ? [...current, ...page.events] : page.events));
         setNext(page.next);
         setKinds(page.kinds);
         setError(null);
       } catch (caught) {
+        if (thisLoad !== latestLoad.current) return;
         setError(caught instanceof AdminApiError ? caught.message : 'Could not load the audit trail.');
       }
     },
