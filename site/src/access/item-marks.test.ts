@@ -33,6 +33,15 @@ describe('sidebarItemMark', () => {
     expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
   });
 
+  it('gives an item inside a category its own mark after the category was marked, and the same again', () => {
+    const france24 = category(undefined, [link('/docs/france24-demo/')]);
+    const apps = category('/docs/category/reference-and-demo-apps', [link('/docs/demo-app/'), france24]);
+    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(france24)).toBe('portal-r-admin_staff');
+    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(category(undefined, [{ type: 'html', value: '<hr>' }]))).toBeNull();
+  });
+
   it('marks a category without a link of its own by what is below it', () => {
     expect(sidebarItemMark(category(undefined, [link('/docs/frontend-guidelines/Cypress')]))).toBe(
       'portal-r-admin_staff',
