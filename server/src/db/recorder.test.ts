@@ -68,6 +68,24 @@ describe('the event recorder', () => {
     await recorder.close();
   });
 
+  it('forces the write that follows one under way when any caller waiting for it forces', async () => {
+    const writes = gatedWrites();
+    const recorder = new EventRecorder<string>({ name: 'test', write: writes.write, batchSize: 2, log: quiet });
+    recorder.record('a');
+    writes.failOnce();
+    const failed = recorder.flush(); // fails: a retry is not due for a second
+    recorder.record('b');
+    const unforced = recorder.flush(); // waits behind the failing write
+    const forced = recorder.flush(true); // the same wait, but this caller forces
+    await writes.release();
+    await failed;
+    await new Promise((resolve) => setImmediate(resolve));
+    await writes.release();
+    await Promise.all([unforced, forced]);
+    expect(writes.written.flat()).toEqual(['a', 'b']);
+    await recorder.close();
+  });
+
   it('drops what passes the limit and counts it', async () => {
     const writes = gatedWrites();
     const recorder = new EventRecorder<string>({ name: 'test', write: writes.write, limit: 2, log: quiet });

@@ -44,6 +44,7 @@ export class EventRecorder<T> {
   private flushing: Promise<void> | null = null;
   /** A drain queued behind the one under way (see flush). */
   private following: Promise<void> | null = null;
+  private followingForced = false;
   private retryAt = 0;
   private backoffMs = 0;
   private lastDropLog = 0;
@@ -98,9 +99,13 @@ export class EventRecorder<T> {
     // A write is under way, and the drain it belongs to may write whole batches only, or
     // may have been one the backoff cut short: after it, write the rest, so the promise
     // covers every event queued before this call (the audit trail reads its own writes).
+    // Forced when any of the callers waiting for it asked for that.
+    this.followingForced ||= force;
     this.following ??= this.flushing.then(() => {
+      const forced = this.followingForced;
       this.following = null;
-      return this.flush(force);
+      this.followingForced = false;
+      return this.flush(forced);
     });
     return this.following;
   }
