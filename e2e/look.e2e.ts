@@ -209,3 +209,22 @@ test('text is set in the self-hosted Inter and code in JetBrains Mono, with no f
   expect(fontRequests.length).toBeGreaterThan(0);
   for (const url of fontRequests) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/fonts\//);
 });
+
+// The word-wrap button watches its block with options memoised by our replacement of
+// theme-common's useShallowMemoObject (src/startup/shallow-memo.ts): it must still appear
+// for a block too wide for the phone, and wrap it.
+test('a code block too wide for a phone offers word wrap, and wraps', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(DASH_PAGE);
+  await hydrated(page);
+  const wide = page
+    .locator('div[class*="codeBlockContent"]')
+    .filter({ has: page.getByRole('button', { name: 'Toggle word wrap' }) })
+    .first();
+  await expect(wide).toBeVisible();
+  const code = wide.locator('pre');
+  const overflow = () => code.evaluate((pre) => pre.scrollWidth - pre.clientWidth);
+  expect(await overflow()).toBeGreaterThan(0);
+  await wide.getByRole('button', { name: 'Toggle word wrap' }).click();
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+});

@@ -9,6 +9,7 @@ import accessMarks from './src/plugins/access-marks';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
 import fontSubsets from './src/plugins/font-subsets';
+import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
 import prismOffStartup from './src/plugins/prism-off-startup';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
@@ -75,6 +76,8 @@ const config: Config = {
     codeColours,
     // Prism loads with the code blocks, not in every page's start-up code.
     prismOffStartup,
+    // No page builds the browser's collator while it starts (src/startup/shallow-memo.ts).
+    noCollatorAtStartup,
     // The self-hosted fonts cut down to the characters and weights the pages use.
     fontSubsets,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of

@@ -16,3 +16,7 @@ declare module 'subset-font' {
     },
   ): Promise<Buffer>;
 }
+
+// theme-common's own reactUtils module (its package does not export the path), under the
+// name src/plugins/no-collator-at-startup.ts gives it for src/startup/shallow-memo.ts.
+declare module '@portal/theme-common-react-utils';
