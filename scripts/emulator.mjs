@@ -33,7 +33,7 @@ const handedOut = new Set();
  * and PostgreSQL side by side), and the OS may offer a port again once its probe is closed.
  */
 export async function freePort() {
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
     const port = await new Promise((resolve, reject) => {
       const probe = createServer();
       probe.once('error', reject);
@@ -42,11 +42,12 @@ export async function freePort() {
         probe.close(() => resolve(port));
       });
     });
-    if (!handedOut.has(port) || attempt >= 50) {
+    if (!handedOut.has(port)) {
       handedOut.add(port);
       return port;
     }
   }
+  throw new Error('The OS offered only ports already handed out, 50 times over.');
 }
 
 async function waitUntilReady(url, child, timeoutMs, output) {
