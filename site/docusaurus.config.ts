@@ -10,6 +10,7 @@ import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
 import fontSubsets from './src/plugins/font-subsets';
 import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
+import stagedStartup from './src/plugins/staged-startup';
 import prismOffStartup from './src/plugins/prism-off-startup';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
@@ -78,6 +79,8 @@ const config: Config = {
     prismOffStartup,
     // No page builds the browser's collator while it starts (src/startup/shallow-memo.ts).
     noCollatorAtStartup,
+    // A page starts in short main-thread tasks, not one long one (src/startup/client-entry.ts).
+    stagedStartup,
     // The self-hosted fonts cut down to the characters and weights the pages use.
     fontSubsets,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
