@@ -2,35 +2,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Plugin } from '@docusaurus/types';
 
-// theme-common's own file, as its modules import it (relatively, so only the resolved path names it).
-const REACT_UTILS = /@docusaurus[\\/]theme-common[\\/]lib[\\/]utils[\\/]reactUtils\.js$/;
-
-interface ResolveData {
-  createData?: { resource?: string };
-}
+import { moduleReplacement } from './replace-module';
 
 /**
  * Puts src/startup/shallow-memo.ts in the place of Docusaurus theme-common's `reactUtils`,
  * so no page builds the browser's collator while it starts (that file says why, and what
- * it cost). A plugin because the hook is used inside theme-common, which neither a
- * swizzle nor an alias of a package path reaches. The replacement imports the original
- * under a name of its own, which is left alone.
+ * it cost). A plugin because the hook is used inside theme-common, which imports the file
+ * relatively: neither a swizzle nor an alias of a package path reaches it.
  */
 export default function noCollatorAtStartup(context: { siteDir: string }): Plugin {
-  const replacement = join(context.siteDir, 'src', 'startup', 'shallow-memo.ts');
   const themeCommon = createRequire(join(context.siteDir, 'package.json')).resolve('@docusaurus/theme-common');
-  const original = join(dirname(themeCommon), 'utils', 'reactUtils.js');
-  return {
-    name: 'no-collator-at-startup',
-    configureWebpack(_config, _isServer, { currentBundler }) {
-      const replace = new currentBundler.instance.NormalModuleReplacementPlugin(REACT_UTILS, (data: ResolveData) => {
-        if (data.createData?.resource !== undefined) data.createData.resource = replacement;
-      });
-      // The query keeps the original's own path out of REACT_UTILS, so it is not replaced by itself.
-      return {
-        resolve: { alias: { '@portal/theme-common-react-utils$': `${original}?original` } },
-        plugins: [replace],
-      };
+  return moduleReplacement(
+    {
+      name: 'no-collator-at-startup',
+      pattern: /@docusaurus[\\/]theme-common[\\/]lib[\\/]utils[\\/]reactUtils\.js$/,
+      original: join(dirname(themeCommon), 'utils', 'reactUtils.js'),
+      alias: '@portal/theme-common-react-utils',
+      replacement: join(context.siteDir, 'src', 'startup', 'shallow-memo.ts'),
     },
-  };
+    context.siteDir,
+  );
 }
