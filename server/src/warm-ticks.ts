@@ -13,9 +13,23 @@
  * peer, which runs nothing before its requests, never showed it. With this warm-up first,
  * 0 of 10 starts did (and 0 of 9 with a tenfold one): the fields reach their final
  * representation and the ICs their final maps while nothing else is running. It costs
- * 21 to 27 ms at start-up (10,000 ticks). The bench's gate figures are its test: a
- * unit test could only read V8's private feedback, which changes with every V8.
+ * 21 to 27 ms at start-up (10,000 ticks).
+ *
+ * And it keeps a few tick objects alive for the life of the process. V8's memory reducer
+ * runs full collections once a process falls idle, and with no tick queued nothing holds
+ * the tick objects' maps: they were collected, and the next requests built them again
+ * from scratch, through the same changes of field representation, until the ICs were
+ * megamorphic once more. Measured on 2026-11-25 (bench/.work, gate against Node's bare
+ * `http`, 4 rounds of 4 s): after 30 s idle the gate used 34.6 µs a private page and
+ * answered 0.62 of the peer's requests, against 27.3 µs and 0.80 with no idle time; with
+ * the ticks kept, 27.8 µs and 0.77 after the same idle time. `--no-memory-reducer` on the
+ * command line did as well (28.0 µs), but would have to be given at every start; set
+ * from code it is too late (the reducer is made with the heap).
+ * `warm-ticks.test.ts` checks in a child process that the kept ticks share their map with
+ * a tick made after forced full collections.
  */
+import { createHook } from 'node:async_hooks';
+
 const arrow = (): void => undefined;
 function plain(): void {}
 const bound = plain.bind(null);
@@ -26,4 +40,24 @@ for (let i = 0; i < 2000; i++) {
   process.nextTick(bound, 1, 2);
   process.nextTick(method, 1, 2, 3);
   process.nextTick(async () => undefined);
+}
+
+/**
+ * Tick objects made now, after the warm-up, held for the life of the process: they hold
+ * the maps the warm-up settled on, so a full collection cannot take them. An async hook's
+ * `init` is the one place Node hands out a tick object; it is on for these four ticks only.
+ */
+export const keptTicks: object[] = [];
+const hook = createHook({
+  init(_asyncId, type, _triggerAsyncId, resource) {
+    if (type === 'TickObject') keptTicks.push(resource);
+  },
+}).enable();
+try {
+  process.nextTick(arrow);
+  process.nextTick(plain, 1);
+  process.nextTick(bound, 1, 2);
+  process.nextTick(method, 1, 2, 3);
+} finally {
+  hook.disable();
 }
