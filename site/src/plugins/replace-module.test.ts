@@ -11,6 +11,7 @@ import stagedStartup from './staged-startup';
 const siteDir = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
 type Replace = (data: { createData?: { resource?: string } }) => void;
+type Done = (stats: { compilation: { modules: Iterable<{ resource?: string }> } }) => void;
 
 /** The plugin's bundler config, with the replacement rule it hands the bundler kept for the test to drive. */
 function configure(plugin: Plugin, isServer = false) {
@@ -24,7 +25,16 @@ function configure(plugin: Plugin, isServer = false) {
     throw new Error('the plugin configures the bundler and checks the build');
   // @ts-expect-error: only what the plugin reads of the bundler's config and utilities
   const config = plugin.configureWebpack({}, isServer, utils, {});
-  return { config, rules };
+  // The build check, applied to a compiler whose `done` the test calls with the modules bundled.
+  const done: Done[] = [];
+  for (const other of (config as { plugins?: { apply?: unknown }[] }).plugins ?? []) {
+    if (typeof other.apply === 'function')
+      other.apply({ hooks: { done: { tap: (_: string, fn: Done) => done.push(fn) } } });
+  }
+  const finish = (...resources: string[]) => {
+    for (const fn of done) fn({ compilation: { modules: resources.map((resource) => ({ resource })) } });
+  };
+  return { config, rules, finish };
 }
 
 const core = createRequire(join(siteDir, 'package.json')).resolve('@docusaurus/core/package.json');
@@ -55,14 +65,24 @@ describe('the staged start-up plugin', () => {
     expect(config).toEqual({});
   });
 
-  it('fails the build when the client bundle never met the entry, and not when it did', async () => {
+  it('fails the build when the client bundle holds the original entry, and not when it holds ours', async () => {
     const missed = stagedStartup({ siteDir });
-    configure(missed);
+    // The rule never applied: the bundle holds Docusaurus's entry itself.
+    configure(missed).finish(entry, join(siteDir, 'src', 'theme', 'Root.tsx'));
     await expect(postBuild(missed)).rejects.toThrow(/did not replace it/);
 
     const met = stagedStartup({ siteDir });
-    configure(met).rules[0].replace({ createData: { resource: entry } });
+    const { rules, finish } = configure(met);
+    const data = { createData: { resource: entry } };
+    rules[0].replace(data);
+    finish(data.createData.resource, `${entry}?original`);
     await expect(postBuild(met)).resolves.toBeUndefined();
+  });
+
+  it('passes a rebuild from the persistent cache, which never calls the rule, when the bundle holds ours', async () => {
+    const cached = stagedStartup({ siteDir });
+    configure(cached).finish(join(siteDir, 'src', 'startup', 'client-entry.ts'), `${entry}?original`);
+    await expect(postBuild(cached)).resolves.toBeUndefined();
   });
 });
 
@@ -84,9 +104,13 @@ describe('the no-collator plugin', () => {
     }
   });
 
-  it('fails the build when no bundle met reactUtils', async () => {
+  it('fails the build when no bundle holds shallow-memo.ts, and not when one does', async () => {
     const missed = noCollatorAtStartup({ siteDir });
-    configure(missed);
+    configure(missed).finish(reactUtils);
     await expect(postBuild(missed)).rejects.toThrow(/shallow-memo\.ts did not replace it/);
+
+    const met = noCollatorAtStartup({ siteDir });
+    configure(met, true).finish(join(siteDir, 'src', 'startup', 'shallow-memo.ts'), `${reactUtils}?original`);
+    await expect(postBuild(met)).resolves.toBeUndefined();
   });
 });

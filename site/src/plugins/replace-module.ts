@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Plugin } from '@docusaurus/types';
+import type { Compiler } from 'webpack';
 
 interface ResolveData {
   createData?: { resource?: string };
@@ -25,8 +26,11 @@ export interface ModuleReplacement {
  * Docusaurus's that no swizzle or package alias reaches (they are imported relatively
  * inside its packages, or set in its bundler config). The original stays importable under
  * `alias`: the query on its path keeps it out of `pattern`, so it is not replaced by
- * itself. A production build in which no module matched fails, so a Docusaurus that moved
- * the module does not quietly bring back what the replacement was for.
+ * itself. A production build whose bundles hold no `replacement` fails, so a Docusaurus
+ * that moved the module does not quietly bring back what the replacement was for. The
+ * check reads the finished compilation's modules, not the replacement rule's calls: a
+ * rebuild from the bundler's persistent cache resolves nothing again, and the rule is not
+ * called at all.
  */
 export function moduleReplacement(options: ModuleReplacement, siteDir: string): Plugin {
   let replaced = false;
@@ -39,12 +43,23 @@ export function moduleReplacement(options: ModuleReplacement, siteDir: string): 
         (data: ResolveData) => {
           if (data.createData?.resource === undefined) return;
           data.createData.resource = options.replacement;
-          replaced = true;
         },
       );
+      const check = {
+        // Rspack's compiler too: the same hook, and modules with the same `resource`.
+        apply(compiler: Compiler) {
+          compiler.hooks.done.tap(options.name, ({ compilation }) => {
+            for (const module of compilation.modules) {
+              // A replaced module keeps the original's identifier; its resource is the file bundled.
+              const { resource } = module as { resource?: string };
+              if (resource?.split('?')[0] === options.replacement) replaced = true;
+            }
+          });
+        },
+      };
       return {
         resolve: { alias: { [`${options.alias}$`]: `${options.original}?original` } },
-        plugins: [replace],
+        plugins: [replace, check],
       };
     },
     async postBuild() {
