@@ -16,8 +16,10 @@ export default function noCollatorAtStartup(context: { siteDir: string }): Plugi
     {
       name: 'no-collator-at-startup',
       pattern: /@docusaurus[\\/]theme-common[\\/]lib[\\/]utils[\\/]reactUtils\.js$/,
-      original: join(dirname(themeCommon), 'utils', 'reactUtils.js'),
-      alias: '@portal/theme-common-react-utils',
+      keep: {
+        original: join(dirname(themeCommon), 'utils', 'reactUtils.js'),
+        alias: '@portal/theme-common-react-utils',
+      },
       replacement: join(context.siteDir, 'src', 'startup', 'shallow-memo.ts'),
     },
     context.siteDir,

@@ -1,6 +1,7 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Plugin } from '@docusaurus/types';
+
+import { moduleReplacement } from './replace-module';
 
 /**
  * Takes Prism out of the code every page runs at start-up. The classic theme registers
@@ -12,17 +13,12 @@ import type { Plugin } from '@docusaurus/types';
  * A plugin because a site cannot remove another plugin's client module any other way.
  */
 export default function prismOffStartup(context: { siteDir: string }): Plugin {
-  const themeModule = createRequire(join(context.siteDir, 'package.json')).resolve(
-    '@docusaurus/theme-classic/lib/prism-include-languages',
-  );
-  return {
-    name: 'prism-off-startup',
-    configureWebpack() {
-      const empty = join(context.siteDir, 'src', 'prism', 'no-startup.ts');
-      // The client modules list names the module without its extension; both spellings.
-      return {
-        resolve: { alias: { [themeModule]: empty, [themeModule.replace(/\.js$/, '')]: empty } },
-      };
+  return moduleReplacement(
+    {
+      name: 'prism-off-startup',
+      pattern: /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages\.js$/,
+      replacement: join(context.siteDir, 'src', 'prism', 'no-startup.ts'),
     },
-  };
+    context.siteDir,
+  );
 }

@@ -6,6 +6,7 @@ import type { Plugin } from '@docusaurus/types';
 import { describe, expect, it } from 'vitest';
 
 import noCollatorAtStartup from './no-collator-at-startup';
+import prismOffStartup from './prism-off-startup';
 import stagedStartup from './staged-startup';
 
 const siteDir = join(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -111,6 +112,35 @@ describe('the no-collator plugin', () => {
 
     const met = noCollatorAtStartup({ siteDir });
     configure(met, true).finish(join(siteDir, 'src', 'startup', 'shallow-memo.ts'), `${reactUtils}?original`);
+    await expect(postBuild(met)).resolves.toBeUndefined();
+  });
+});
+
+describe('the Prism-off-start-up plugin', () => {
+  const languages = createRequire(join(siteDir, 'package.json')).resolve(
+    '@docusaurus/theme-classic/lib/prism-include-languages',
+  );
+  const empty = join(siteDir, 'src', 'prism', 'no-startup.ts');
+
+  it("puts src/prism/no-startup.ts in the place of the classic theme's Prism client module, with no way back to it", () => {
+    for (const isServer of [false, true]) {
+      const { config, rules } = configure(prismOffStartup({ siteDir }), isServer);
+      const [{ pattern, replace }] = rules;
+      expect(pattern.test(languages)).toBe(true);
+      expect((config as { resolve?: unknown }).resolve).toBeUndefined();
+      const data = { createData: { resource: languages } };
+      replace(data);
+      expect(data.createData.resource).toBe(empty);
+    }
+  });
+
+  it('fails the build when no bundle holds no-startup.ts, and not when one does', async () => {
+    const missed = prismOffStartup({ siteDir });
+    configure(missed).finish(languages);
+    await expect(postBuild(missed)).rejects.toThrow(/no-startup\.ts did not replace it/);
+
+    const met = prismOffStartup({ siteDir });
+    configure(met).finish(empty);
     await expect(postBuild(met)).resolves.toBeUndefined();
   });
 });

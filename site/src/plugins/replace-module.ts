@@ -11,10 +11,8 @@ export interface ModuleReplacement {
   name: string;
   /** The resolved path of the module replaced, wherever it is imported from. */
   pattern: RegExp;
-  /** That module's file: the replacement imports it under `alias`. */
-  original: string;
-  /** The name the replacement imports the original by (declared in src/assets.d.ts). */
-  alias: string;
+  /** The original, for a replacement that runs it: its file, and the name the replacement imports it by (declared in src/assets.d.ts). */
+  keep?: { original: string; alias: string };
   /** Our module, bundled in the original's place. */
   replacement: string;
   /** Replace it in the browser's bundle only, not in the one that renders the pages. */
@@ -24,9 +22,9 @@ export interface ModuleReplacement {
 /**
  * A plugin that bundles `replacement` wherever `pattern` resolves, for modules of
  * Docusaurus's that no swizzle or package alias reaches (they are imported relatively
- * inside its packages, or set in its bundler config). The original stays importable under
- * `alias`: the query on its path keeps it out of `pattern`, so it is not replaced by
- * itself. A production build whose bundles hold no `replacement` fails, so a Docusaurus
+ * inside its packages, or set in its bundler config). With `keep`, the original stays
+ * importable under its alias: the query on its path keeps it out of `pattern`, so it is
+ * not replaced by itself. A production build whose bundles hold no `replacement` fails, so a Docusaurus
  * that moved the module does not quietly bring back what the replacement was for. The
  * check reads the finished compilation's modules, not the replacement rule's calls: a
  * rebuild from the bundler's persistent cache resolves nothing again, and the rule is not
@@ -57,8 +55,9 @@ export function moduleReplacement(options: ModuleReplacement, siteDir: string): 
           });
         },
       };
+      const { keep } = options;
       return {
-        resolve: { alias: { [`${options.alias}$`]: `${options.original}?original` } },
+        ...(keep && { resolve: { alias: { [`${keep.alias}$`]: `${keep.original}?original` } } }),
         plugins: [replace, check],
       };
     },

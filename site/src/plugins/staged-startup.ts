@@ -16,8 +16,10 @@ export default function stagedStartup(context: { siteDir: string }): Plugin {
     {
       name: 'staged-startup',
       pattern: /@docusaurus[\\/]core[\\/]lib[\\/]client[\\/]clientEntry\.js$/,
-      original: join(dirname(core), 'lib', 'client', 'clientEntry.js'),
-      alias: '@portal/docusaurus-client-entry',
+      keep: {
+        original: join(dirname(core), 'lib', 'client', 'clientEntry.js'),
+        alias: '@portal/docusaurus-client-entry',
+      },
       replacement: join(context.siteDir, 'src', 'startup', 'client-entry.ts'),
       clientOnly: true,
     },
