@@ -41,7 +41,11 @@ async function stopAll(code) {
   await emulator?.stop();
   process.exit(code);
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stopAll(0));
+// Ctrl-C reaches the terminal's process group (npm and this script), not the server or the
+// emulator: each runs in a process group of its own and gets one signal, from here. The server closes gracefully on its first
+// signal (close-with-grace: the last page views are written) and exits at once on a second,
+// which a terminal's SIGINT and this script's SIGTERM together were.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
 
 try {
   buildServer();
@@ -58,6 +62,7 @@ try {
 server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
+  detached: process.platform !== 'win32',
   env: {
     ...process.env,
     PORT: String(port),
@@ -107,6 +112,10 @@ server.stdout.on('data', (chunk) => {
       `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
     );
   }
+});
+// Never leave the server behind, even if this script fails: it closes on SIGTERM by itself.
+process.once('exit', () => {
+  if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
 });
 server.on('exit', (code) => {
   if (!stopping) void stopAll(code ?? 1);
