@@ -42,9 +42,10 @@ async function stopAll(code) {
   process.exit(code);
 }
 // Ctrl-C reaches the terminal's process group (npm and this script), not the server or the
-// emulator: each runs in a process group of its own and gets one signal, from here. The server closes gracefully on its first
-// signal (close-with-grace: the last page views are written) and exits at once on a second,
-// which a terminal's SIGINT and this script's SIGTERM together were.
+// emulator: each runs in a process group of its own and gets one signal, from here. The
+// server closes gracefully on its first signal (close-with-grace: the last page views are
+// written) and exits at once on a second, which a terminal's SIGINT and this script's
+// SIGTERM together were.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
 
 try {
