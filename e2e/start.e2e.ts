@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,59 +6,97 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '@playwright/test';
 
+import { assertPortFree } from '../scripts/emulator.mjs';
+import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { freePorts } from './free-port';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const PASSWORD = 'tv-apps-2025';
+const PAGE = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
 
-/** Whether anything answers HTTP on a loopback port. */
-async function answers(port: number): Promise<boolean> {
-  try {
-    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) });
-    return true;
-  } catch {
-    return false;
-  }
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
 }
 
 // `npm start` as a new user runs it, then Ctrl-C. It runs after the other projects
 // (playwright.config.ts): it rebuilds the server, which their servers are started from.
-test('Ctrl-C stops npm start cleanly: the server closes on one signal, and nothing is left running', async () => {
-  test.setTimeout(180_000);
+test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the last page views, and nothing is left running', async () => {
+  test.setTimeout(240_000);
   const [port, emulatorPort, hubPort, loggingPort] = freePorts(4) as [number, number, number, number];
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-start-'));
-  // Its own process group, as a shell gives a command it runs in the foreground.
-  const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      AUTH_EMULATOR_PORT: String(emulatorPort),
-      EMULATOR_HUB_PORT: String(hubPort),
-      EMULATOR_LOGGING_PORT: String(loggingPort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  try {
-    await expect.poll(() => output, { timeout: 150_000 }).toContain('The portal is running');
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+  const baseURL = `http://127.0.0.1:${port}`;
+  const emulatorHost = `127.0.0.1:${emulatorPort}`;
+  const running: Started[] = [];
 
-    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
-    process.kill(-(child.pid as number), 'SIGINT');
-    expect(await exited).toBe(0);
+  /** scripts/start.mjs in a process group of its own, as a shell runs a command in the foreground. */
+  async function start(): Promise<Started> {
+    const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        AUTH_EMULATOR_PORT: String(emulatorPort),
+        EMULATOR_HUB_PORT: String(hubPort),
+        EMULATOR_LOGGING_PORT: String(loggingPort),
+        DATA_DIR: dataDir,
+        DEMO_DATA: '0',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const started = { child, output: () => output, exited };
+    running.push(started);
+    await expect.poll(() => output, { timeout: 150_000 }).toContain('The portal is running');
+    return started;
+  }
+
+  /** What a terminal does on Ctrl-C: SIGINT to every process of the foreground group. */
+  async function ctrlC(started: Started): Promise<number | null> {
+    process.kill(-(started.child.pid as number), 'SIGINT');
+    return started.exited;
+  }
+
+  try {
+    const first = await start();
+    expect((await fetch(`${baseURL}/healthz`)).status).toBe(200);
+    // A partner reads a private page five times, and Ctrl-C comes at once: the views are
+    // still in the gate's memory (it writes them once a second).
+    const partner = await startSession(
+      baseURL,
+      await signInWithPassword(emulatorHost, 'dev@partner-studio.example', PASSWORD),
+    );
+    for (let i = 0; i < 5; i++)
+      expect((await fetch(baseURL + PAGE, { headers: { cookie: partner } })).status).toBe(200);
+
+    expect(await ctrlC(first)).toBe(0);
     // The server's close-with-grace says so when a second signal cuts its graceful close
     // short (the last page views unwritten): a terminal's SIGINT and the script's SIGTERM.
-    expect(output).not.toMatch(/second SIG/);
-    expect(await answers(port)).toBe(false);
-    expect(await answers(emulatorPort)).toBe(false);
+    expect(first.output()).not.toMatch(/second SIG/);
+    await assertPortFree(port, 'PORT');
+    await assertPortFree(emulatorPort, 'AUTH_EMULATOR_PORT');
+
+    // Started again on the same data: the administrator's trail has the five views.
+    const second = await start();
+    const admin = await startSession(
+      baseURL,
+      await signInWithPassword(emulatorHost, 'admin@norigin.example', PASSWORD),
+    );
+    const trail = await fetch(`${baseURL}/api/admin/audit?reader=dev@partner-studio.example&kind=page.view`, {
+      headers: { cookie: admin },
+    });
+    expect(trail.status).toBe(200);
+    const { events } = (await trail.json()) as { events: { kind: string; path?: string | null }[] };
+    expect(events.filter((event) => event.kind === 'page.view' && event.path === PAGE)).toHaveLength(5);
+    expect(await ctrlC(second)).toBe(0);
   } finally {
-    if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    for (const { child } of running) if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
