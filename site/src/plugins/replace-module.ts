@@ -24,11 +24,11 @@ export interface ModuleReplacement {
  * Docusaurus's that no swizzle or package alias reaches (they are imported relatively
  * inside its packages, or set in its bundler config). With `keep`, the original stays
  * importable under its alias: the query on its path keeps it out of `pattern`, so it is
- * not replaced by itself. A production build whose bundles hold no `replacement` fails, so a Docusaurus
- * that moved the module does not quietly bring back what the replacement was for. The
- * check reads the finished compilation's modules, not the replacement rule's calls: a
- * rebuild from the bundler's persistent cache resolves nothing again, and the rule is not
- * called at all.
+ * not replaced by itself. A production build whose bundles hold no `replacement` fails,
+ * so a Docusaurus that moved the module does not quietly bring back what the replacement
+ * was for. The check reads the finished compilation's modules, not the replacement rule's
+ * calls: a rebuild from the bundler's persistent cache resolves nothing again, and the
+ * rule is not called at all.
  */
 export function moduleReplacement(options: ModuleReplacement, siteDir: string): Plugin {
   let replaced = false;
