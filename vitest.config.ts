@@ -14,6 +14,7 @@ export default defineConfig({
       'scripts/**/*.test.ts',
       'bench/*.test.mjs',
       'deploy/*.test.ts',
+      'docs/*.test.ts',
     ],
   },
 });
