@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 
 import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
+import { COOKIE_PATH, GROUPS_HINT_COOKIE, SESSION_COOKIE } from '@portal/contract/names';
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
@@ -35,13 +36,7 @@ import { agentCredential, agentRoutes, tokenLimitKey } from './routes/agents.js'
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
-/** Firebase Hosting forwards only a cookie of this name; keeping it makes that deployment possible. */
-export const SESSION_COOKIE = '__session';
-/**
- * The reader's groups joined by `.`, readable by the page's scripts so that the first paint
- * already shows each reader only what they may open. A hint only: the gate decides.
- */
-export const GROUPS_HINT_COOKIE = 'portal_groups';
+export { GROUPS_HINT_COOKIE, SESSION_COOKIE };
 
 export interface AppOptions {
   config: Config;
@@ -268,12 +263,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config.production || !loopbackHosts.has(requestHostname(request));
   const clearSession = (request: FastifyRequest, reply: FastifyReply): void => {
     const secure = secureCookie(request);
-    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
-    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: '/', sameSite: 'lax', secure });
+    void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
+    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: COOKIE_PATH, sameSite: 'lax', secure });
   };
   const setGroupsHint = (request: FastifyRequest, reply: FastifyReply, reader: Reader): void => {
     void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), {
-      path: '/',
+      path: COOKIE_PATH,
       sameSite: 'lax',
       secure: secureCookie(request),
       maxAge: config.session.maxAgeSeconds,
@@ -463,7 +458,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
       const { cookie: value, reader } = started;
       void reply.setCookie(SESSION_COOKIE, value, {
-        path: '/',
+        path: COOKIE_PATH,
         httpOnly: true,
         sameSite: 'lax',
         secure: secureCookie(request),
