@@ -36,10 +36,10 @@ export type SessionStart = Static<typeof SessionStart>;
 export const SessionAnswer = Type.Object({ email: Type.String(), groups: Type.Array(Type.String()) });
 export type SessionAnswer = Static<typeof SessionAnswer>;
 
-/** A refused sign-in; for an account without access, who it is and whom to ask. */
+/** A refused sign-in (`code` says why); for an account without access, who it is and whom to ask. */
 export const SessionRefusal = Type.Object({
   error: Type.String(),
-  code: Type.String(),
+  code: Type.Optional(Type.String()),
   email: Type.Optional(nullable(Type.String())),
   requestAccess: Type.Optional(Type.String()),
 });
