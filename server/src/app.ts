@@ -18,7 +18,6 @@ import {
   SessionAnswer,
   SessionRefusal,
   SessionStart,
-  COOKIE_PATH,
   GROUPS_HINT_COOKIE,
   SESSION_COOKIE,
   TOKEN_PREFIX,
@@ -26,6 +25,7 @@ import {
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
+import { ReaderResolver } from './auth/reader.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
 import { Metrics } from './metrics.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
@@ -42,8 +42,11 @@ import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
-import { adminGuard, adminRoutes } from './routes/admin.js';
-import { agentCredential, agentRoutes, tokenLimitKey } from './routes/agents.js';
+import { BEARER_CHALLENGE, guards } from './plugins/guards.js';
+import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.js';
+import { tokenLimitKey } from './plugins/token-limit.js';
+import { adminRoutes } from './routes/admin.js';
+import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
@@ -60,13 +63,12 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set once per request by `readerOf`. */
-    portalReader?: Promise<Reader | 'anonymous' | 'unavailable'>;
     /** What the gate served: a public or a private file (for the metrics). */
     accessClass?: 'public' | 'private';
   }
 }
 
+/** Direct requests from this machine may read /metrics without a token. */
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether an Accept header asks for Markdown before HTML (`text/markdown`, at a q no lower than HTML's). */
@@ -83,10 +85,6 @@ export function prefersMarkdown(accept: string | undefined): boolean {
   };
   const markdown = quality('text/markdown');
   return markdown > 0 && markdown >= quality('text/html');
-}
-
-function requestHostname(request: FastifyRequest): string {
-  return request.hostname.replace(/:\d+$/, '').toLowerCase();
 }
 
 function contentSecurityPolicy(config: Config, site: Site): Record<string, string[]> {
@@ -194,7 +192,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
   // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
   app.decorateRequest('accessClass', undefined);
-  app.decorateRequest('portalReader', undefined);
   app.addHook('onResponse', (request, reply, done) => {
     const access =
       request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
@@ -205,6 +202,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readerIndex = new ReaderIndex(directory);
   const tokens = new TokenService(() => (store.readyNow ? store.db : null), identity, config.session.cacheTtlSeconds);
   const search = new SiteSearch(site);
+  decorateReader(
+    app,
+    new ReaderResolver(identity, tokens, {
+      sessionLookup: (hit) => metrics.sessionChecks.inc({ result: hit ? 'hit' : 'miss' }),
+      identityAnswer: (outcome) => metrics.identityCalls.inc({ outcome }),
+    }),
+  );
   /** An event for the audit trail, written off the request path; the client address only when the settings say so. */
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
     store.audit.record({ at: new Date(), ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
@@ -282,64 +286,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send({ error: `${request.method} is not allowed here` });
   });
 
-  const secureCookie = (request: FastifyRequest): boolean =>
-    config.production || !loopbackHosts.has(requestHostname(request));
-  const clearSession = (request: FastifyRequest, reply: FastifyReply): void => {
-    const secure = secureCookie(request);
-    void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
-    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: COOKIE_PATH, sameSite: 'lax', secure });
-  };
-  const setGroupsHint = (request: FastifyRequest, reply: FastifyReply, reader: Reader): void => {
-    void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), {
-      path: COOKIE_PATH,
-      sameSite: 'lax',
-      secure: secureCookie(request),
-      maxAge: config.session.maxAgeSeconds,
-    });
-  };
-
-  /** The reader behind a request's cookie; a cookie that is no good any more is cleared (the reader is signed out). */
-  const readerOf = (request: FastifyRequest, reply: FastifyReply): Promise<Reader | 'anonymous' | 'unavailable'> => {
-    request.portalReader ??= (async () => {
-      const raw = request.cookies[SESSION_COOKIE];
-      if (!raw) return 'anonymous';
-      const check = await identity.checkSession(raw);
-      metrics.identityCalls.inc({ outcome: check.ok ? 'ok' : check.error.signsOut ? 'refused' : 'error' });
-      if (check.ok) return check.reader;
-      if (!check.error.signsOut) return 'unavailable';
-      request.log.info({ code: check.error.code }, 'session refused; signing the reader out');
-      clearSession(request, reply);
-      // A real account's session that ended (disabled, removed, revoked, out of groups).
-      if (check.error.uid)
-        audit(request, {
-          kind: 'session.ended',
-          actorUid: check.error.uid,
-          actorEmail: check.error.email,
-          detail: { code: check.error.code },
-        });
-      return 'anonymous';
-    })();
-    return request.portalReader;
-  };
-
-  /** Same-origin check for state-changing calls: the browser's Origin must be this site. */
-  const sameOrigin = (request: FastifyRequest): boolean => {
-    const origin = request.headers.origin;
-    if (typeof origin !== 'string') return false;
-    if (config.publicOrigin) return origin === config.publicOrigin;
-    const protocol = request.protocol;
-    return origin === `${protocol}://${request.host}`;
-  };
-
-  /** Runs before the body is even parsed, so a cross-site request learns nothing from validation errors. */
-  const requireSameOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!sameOrigin(request)) {
-      await reply
-        .code(403)
-        .header('cache-control', 'no-store')
-        .send({ error: 'Cross-origin requests are not allowed' });
-    }
-  };
+  const cookies = sessionCookies(config);
+  const guard = guards({ config, cookies, audit });
 
   /**
    * Starts a session; an account without a group that has an open invitation for its
@@ -439,18 +387,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { schema: { response: { 200: SessionAnswer, 401: ErrorAnswer, 503: ErrorAnswer } } },
     async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
-      const reader = await readerOf(request, reply);
-      if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
-      if (reader === 'anonymous') return reply.code(401).send({ error: 'Not signed in' });
-      setGroupsHint(request, reply, reader);
-      return reply.send({ email: reader.email, groups: reader.groups });
+      const outcome = await request.reader;
+      settleOutcome(outcome, request, reply, { cookies, audit });
+      if (outcome.kind === 'unavailable')
+        return reply.code(503).send({ error: 'The sign-in service is not answering' });
+      if (outcome.kind !== 'reader') return reply.code(401).send({ error: 'Not signed in' });
+      cookies.hint(request, reply, outcome.reader);
+      return reply.send({ email: outcome.reader.email, groups: outcome.reader.groups });
     },
   );
 
   app.post(
     '/api/session',
     {
-      onRequest: requireSameOrigin,
+      onRequest: guard.requireSameOrigin,
       config: { rateLimit: { max: config.session.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
         body: SessionStart,
@@ -481,14 +431,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return reply.code(status).send({ error: error.message, code: error.code, ...refusal });
       }
       const { cookie: value, reader } = started;
-      void reply.setCookie(SESSION_COOKIE, value, {
-        path: COOKIE_PATH,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookie(request),
-        maxAge: config.session.maxAgeSeconds,
-      });
-      setGroupsHint(request, reply, reader);
+      cookies.set(request, reply, value, reader);
       request.log.info({ uid: reader.uid, groups: reader.groups }, 'session started');
       audit(request, {
         kind: 'session.started',
@@ -500,10 +443,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  app.post('/api/logout', { onRequest: requireSameOrigin }, async (request, reply) => {
+  app.post('/api/logout', { onRequest: guard.requireSameOrigin }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const raw = request.cookies[SESSION_COOKIE];
-    clearSession(request, reply);
+    cookies.clear(request, reply);
     if (raw) {
       try {
         const reader = await identity.endSession(raw);
@@ -550,6 +493,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
     // A page's Markdown also takes a personal access token (Authorization: Bearer), never a cookie's stand-in.
     if (pageOfMarkdown(file.url) !== null && request.headers.authorization !== undefined) {
+      request.acceptsToken = true;
       void reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
       // Limited per token like every agent surface; only here, so pages read with a session
       // never pay for a limiter.
@@ -560,36 +504,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .code(429)
           .header('retry-after', String(limit.ttlInSeconds))
           .send({ error: `Too many requests with this token; try again in ${limit.ttlInSeconds} s` });
-      const credential = await agentCredential(context, request, reply, { sessions: false });
-      if (credential.kind === 'refused')
+      const outcome = await request.reader;
+      settleOutcome(outcome, request, reply, { cookies, audit });
+      if (outcome.kind === 'unavailable')
+        return reply.code(503).send({ error: 'Tokens cannot be checked right now; try again shortly' });
+      if (outcome.kind === 'refused')
         return reply
-          .code(credential.status)
-          .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
-          .send({ error: credential.error });
-      if (credential.kind !== 'token' || !mayRead(credential.reader.groups, file.groups)) return reply.code(403).send();
+          .code(401)
+          .header('www-authenticate', BEARER_CHALLENGE)
+          .send({ error: 'The token is not valid (unknown, expired or revoked)' });
+      if (outcome.kind !== 'reader' || !mayRead(outcome.reader.groups, file.groups)) return reply.code(403).send();
       if (config.audit.pageViews)
         audit(request, {
           kind: 'page.view',
-          actorUid: credential.reader.uid,
-          actorEmail: credential.reader.email,
+          actorUid: outcome.reader.uid,
+          actorEmail: outcome.reader.email,
           path: site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
-          groups: credential.reader.groups,
+          groups: outcome.reader.groups,
           detail: { via: 'token' },
         });
       return send(request, reply, file, 200);
     }
 
-    // A session verified within the cache's TTL is answered without waiting on a promise.
-    const raw = request.cookies[SESSION_COOKIE];
-    const cached = raw === undefined ? undefined : identity.cachedReader(raw);
-    if (raw !== undefined) metrics.sessionChecks.inc({ result: cached ? 'hit' : 'miss' });
-    const reader = cached || (await readerOf(request, reply));
-    if (typeof reader === 'object' && mayRead(reader.groups, file.groups)) {
+    const outcome = await request.reader;
+    settleOutcome(outcome, request, reply, { cookies, audit });
+    const reader = outcome.kind === 'reader' ? outcome.reader : outcome.kind === 'unavailable' ? 'unavailable' : null;
+    if (typeof reader === 'object' && reader !== null && mayRead(reader.groups, file.groups)) {
       if (file.kind === 'page' && config.audit.pageViews) recordView(request, reader, file.url);
       return send(request, reply, file, 200);
     }
     void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
-    if (typeof reader === 'object') {
+    if (typeof reader === 'object' && reader !== null) {
       // Signed in, but not in the file's groups: say so, never send them to sign in again.
       request.log.info({ uid: reader.uid, groups: reader.groups }, 'refused: outside the groups of this file');
       if (file.kind !== 'page') return reply.code(403).send();
@@ -618,12 +563,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     readerIndex,
     tokens,
     search,
-    readerOf,
-    requireSameOrigin,
+    guards: guard,
+    cookies,
     audit,
   };
-  await app.register((instance) => adminRoutes(instance, context), { prefix: '/api/admin' });
-  app.get('/api/openapi.json', { onRequest: adminGuard(context), schema: { hide: true } }, async () => app.swagger());
+  // Guards by prefix: everything under /api/admin is for administrators only.
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', guard.noStore('no-store'));
+      admin.addHook('onRequest', guard.writesFromThisSite);
+      admin.addHook('onRequest', guard.requireAdmin);
+      await adminRoutes(admin, context);
+      await adminTokenRoutes(admin, context);
+    },
+    { prefix: '/api/admin' },
+  );
+  app.get(
+    '/api/openapi.json',
+    { onRequest: [guard.noStore('no-store'), guard.requireAdmin], schema: { hide: true } },
+    async () => app.swagger(),
+  );
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
 

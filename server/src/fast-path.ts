@@ -5,6 +5,7 @@ import { mayRead } from '@portal/access';
 
 import type { Reader } from './auth/identity.js';
 import type { Metrics } from './metrics.js';
+import { SESSION_LOOKUP, type SessionLookup } from './plugins/reader.js';
 import { chooseEncoding, type Encoding, type Site, type SiteFile } from './site.js';
 
 /** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
@@ -163,7 +164,14 @@ export function createFastPath(
       const raw = readSession(cookieHeader);
       if (raw === undefined) return false;
       reader = options.cachedReader(raw);
-      if (!reader || !mayRead(reader.groups, file.groups)) return false;
+      if (!reader || !mayRead(reader.groups, file.groups)) {
+        // Fastify's path reads the reader from this look-up instead of looking again.
+        (request as IncomingMessage & { [SESSION_LOOKUP]?: SessionLookup })[SESSION_LOOKUP] = {
+          cookie: raw,
+          reader: reader ?? null,
+        };
+        return false;
+      }
       metrics.hot.sessionHits++;
     }
     const encoding = chooseEncoding(headers['accept-encoding'], file);

@@ -140,7 +140,7 @@ export class Identity {
    * The reader behind a token, from the account as it is now. Throws an AuthError when the
    * account is disabled, revoked since the token, without e-mail or without a group.
    */
-  private async readerOf(decoded: DecodedIdToken): Promise<Reader> {
+  private async readerOfAccount(decoded: DecodedIdToken): Promise<Reader> {
     let user: UserRecord;
     try {
       user = await this.call(this.auth.getUser(decoded.uid));
@@ -181,7 +181,7 @@ export class Identity {
       throw classify(error);
     }
     if (this.clock() / 1000 - decoded.auth_time > RECENT_SIGN_IN_SECONDS) throw new AuthError('not-recent');
-    const reader = await this.readerOf(decoded);
+    const reader = await this.readerOfAccount(decoded);
     let cookie: string;
     try {
       cookie = await this.call(
@@ -202,15 +202,22 @@ export class Identity {
     return cached !== undefined && cached.cookie === cookie ? cached.reader : undefined;
   }
 
-  /** Checks a session cookie as the browser sent it: gate signature, Firebase's, and the account now. */
+  /** Checks a session cookie as the browser sent it: the cache of verified cookies, else `verifySession`. */
   async checkSession(cookie: string): Promise<SessionCheck> {
     const cached = this.cachedReader(cookie);
-    if (cached) return { ok: true, reader: cached };
+    return cached ? { ok: true, reader: cached } : this.verifySession(cookie);
+  }
+
+  /**
+   * Verifies a session cookie that is not in the cache (the caller looked): gate signature,
+   * Firebase's, and the account now; a verified cookie is cached.
+   */
+  async verifySession(cookie: string): Promise<SessionCheck> {
     const unsigned = unsign(cookie, this.options.secret);
     if (!unsigned.valid || !unsigned.value) return { ok: false, error: new AuthError('bad-signature') };
     try {
       const decoded = await this.call(this.auth.verifySessionCookie(unsigned.value, false));
-      const reader = await this.readerOf(decoded);
+      const reader = await this.readerOfAccount(decoded);
       const ttl = Math.min(this.options.cacheTtlSeconds * 1000, decoded.exp * 1000 - this.clock());
       if (ttl > 0) this.sessions.set(sessionKey(cookie), { cookie, reader }, { ttl });
       return { ok: true, reader };

@@ -14,17 +14,9 @@ import type { GateContext } from './context.js';
 export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
   const { store } = ctx;
 
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      await ctx.requireSameOrigin(request, reply);
-      if (reply.sent) return;
-    }
-    const reader = await ctx.readerOf(request, reply);
-    if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
-    if (reader === 'anonymous') return reply.code(401).send({ error: 'Sign in to do this' });
-    request.portalReaderResolved = reader;
-  });
+  app.addHook('onRequest', ctx.guards.noStore('private, no-store'));
+  app.addHook('onRequest', ctx.guards.writesFromThisSite);
+  app.addHook('onRequest', ctx.guards.requireReader('Sign in to do this'));
 
   const limited = { rateLimit: { max: 60, timeWindow: 60_000, hook: 'preHandler' as const } };
 
@@ -34,7 +26,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
       schema: { querystring: FeedbackQuery, response: { 200: FeedbackAnswer, 404: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
-      const reader = request.portalReaderResolved;
+      const reader = request.signedIn;
       const { path } = request.query as { path: string };
       if (!reader || !canRead(reader.groups, path)) return reply.code(404).send({ error: 'No such page' });
       if (!store.readyNow) return reply.code(503).send({ error: 'Feedback is not available right now' });
@@ -49,7 +41,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
       schema: { body: FeedbackBody, response: { 200: FeedbackAnswer, 404: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
-      const reader = request.portalReaderResolved;
+      const reader = request.signedIn;
       const body = request.body as FeedbackBody;
       // A page the reader may not read is answered as one that does not exist.
       if (!reader || !canRead(reader.groups, body.path) || !ctx.site.lookup(body.path))
@@ -74,7 +66,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
       schema: { body: SearchEvent },
     },
     async (request, reply) => {
-      const reader = request.portalReaderResolved;
+      const reader = request.signedIn;
       const body = request.body as SearchEvent;
       if (reader)
         store.searches.record({
@@ -86,11 +78,4 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
       return reply.code(202).send();
     },
   );
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in reader of an activity call, set by its guard. */
-    portalReaderResolved?: import('../auth/identity.js').Reader;
-  }
 }

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { canRead, policy } from '@portal/access';
+import { policy } from '@portal/access';
 
 import type { Reader } from '../auth/identity.js';
 import { ReaderError, type ReaderAccount } from '../auth/readers.js';
@@ -16,18 +16,8 @@ import {
   type AuditRow,
 } from '../db/audit.js';
 import { insights } from '../db/insights.js';
-import { adminTokenRoutes } from './agents.js';
+import { ADMIN_PATH } from '../plugins/guards.js';
 import type { GateContext } from './context.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The administrator making an admin API call, set by the admin guard. */
-    admin?: Reader;
-  }
-}
-
-/** The page the admin API belongs to: whoever may read it may call the API (one decision, the policy's). */
-export const ADMIN_PATH = '/admin';
 
 const groupName = { type: 'string', enum: [...policy.groupNames] } as const;
 const groupList = { type: 'array', items: groupName, maxItems: 16, uniqueItems: true } as const;
@@ -123,34 +113,15 @@ function toCsv(rows: readonly AuditRow[]): string {
   );
 }
 
-/** Lets administrators through (`request.admin`); anonymous 401, anyone else 403, cross-site writes 403. */
-export function adminGuard(ctx: GateContext): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  return async (request, reply) => {
-    void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
-    // A cross-site write learns nothing, not even whether the caller is signed in.
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      await ctx.requireSameOrigin(request, reply);
-      if (reply.sent) return;
-    }
-    const reader = await ctx.readerOf(request, reply);
-    if (reader === 'unavailable') return void reply.code(503).send({ error: 'The sign-in service is not answering' });
-    if (reader === 'anonymous') return void reply.code(401).send({ error: 'Sign in as an administrator' });
-    if (!canRead(reader.groups, ADMIN_PATH)) return void reply.code(403).send({ error: 'Administrators only' });
-    request.admin = reader;
-  };
-}
-
 /**
  * The administration API, `/api/admin/…`, for readers who may read `/admin` (the policy's
- * administration section: the `admin` group), checked on every call: anonymous 401,
- * anyone else 403. Writes come from this site only (Origin), every body and query has a
+ * administration section: the `admin` group), checked on every call by the guards of its
+ * prefix (app.ts): anonymous 401, anyone else 403, writes from this site only. Every body and query has a
  * schema, calls are rate-limited per administrator, and every change goes into the audit
  * trail with who did what to whom, before and after.
  */
 export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
   const { directory, readerIndex, store, identity } = ctx;
-
-  app.addHook('onRequest', adminGuard(ctx));
 
   const limited = {
     rateLimit: {
@@ -158,12 +129,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
       timeWindow: 60_000,
       // After the guard: one budget per administrator, wherever they call from.
       hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) => `admin:${request.admin?.uid ?? request.ip}`,
+      keyGenerator: (request: FastifyRequest) => `admin:${request.signedIn?.uid ?? request.ip}`,
     },
   };
 
   const actor = (request: FastifyRequest): { actorUid: string; actorEmail: string; groups: readonly string[] } => {
-    const admin = request.admin as Reader;
+    const admin = request.signedIn as Reader;
     return { actorUid: admin.uid, actorEmail: admin.email, groups: admin.groups };
   };
   const summary = (account: ReaderAccount): Record<string, unknown> => ({
@@ -338,7 +309,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
 
   app.delete('/readers/:uid', { config: limited, schema: { params: uidParams } }, async (request, reply) => {
     const { uid } = request.params as { uid: string };
-    if (uid === request.admin?.uid) return reply.code(400).send({ error: 'You cannot remove your own account' });
+    if (uid === request.signedIn?.uid) return reply.code(400).send({ error: 'You cannot remove your own account' });
     const before = await directory.remove(uid);
     readerIndex.delete(uid);
     void identity.forgetReader(uid);
@@ -373,8 +344,6 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     const last = events.at(-1);
     return { events, next: events.length === limit && last ? cursorOf(last) : null, kinds: AUDIT_KINDS };
   });
-
-  await adminTokenRoutes(app, ctx);
 
   app.get(
     '/insights',

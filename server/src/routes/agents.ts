@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,9 +6,13 @@ import { z } from 'zod';
 import { accessUnits, mayRead, policy } from '@portal/access';
 
 import type { Reader } from '../auth/identity.js';
+import type { ReaderOutcome } from '../auth/reader.js';
 import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
 import { listTokens } from '../db/tokens.js';
 import { markdownUrl, pageOfMarkdown } from '../manifest/markdown-urls.js';
+import { BEARER_CHALLENGE } from '../plugins/guards.js';
+import { settleOutcome } from '../plugins/reader.js';
+import { perToken } from '../plugins/token-limit.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
 
@@ -21,63 +23,9 @@ const SITE_NAME = 'Norigin Developer Docs';
 const SITE_SUMMARY =
   "Documentation of Norigin Media's TV front-end packages: the player manager with its player and tracking adapters, the UI toolkit, Norigin Spatial Navigation, the layout engine, the whitelabel setup, the reference and demo apps, and the front-end team's guidelines.";
 
-/** How a request to an agent surface proves who it is for. */
-export type AgentCredential =
-  | { kind: 'token'; reader: Reader; tokenId: string }
-  | { kind: 'session'; reader: Reader }
-  | { kind: 'anonymous' }
-  | { kind: 'refused'; status: 401 | 503; error: string };
-
-/** The groups a credential reads with: null for anonymous (public only). */
-export const groupsOf = (credential: AgentCredential): readonly string[] | null =>
-  credential.kind === 'token' || credential.kind === 'session' ? credential.reader.groups : null;
-
-/**
- * The reader behind an agent request: a personal access token in `Authorization: Bearer`
- * (never in the URL, never as a cookie), else the session cookie, else anonymous. A
- * malformed, unknown, expired or revoked token is refused, not taken as anonymous.
- */
-export async function agentCredential(
-  ctx: AgentContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  { sessions = true } = {},
-): Promise<AgentCredential> {
-  const header = request.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const check = match?.[1] ? await ctx.tokens.check(match[1]) : ({ ok: false, reason: 'malformed' } as const);
-    if (!check.ok) {
-      if (check.reason === 'unavailable')
-        return { kind: 'refused', status: 503, error: 'Tokens cannot be checked right now; try again shortly' };
-      return { kind: 'refused', status: 401, error: 'The token is not valid (unknown, expired or revoked)' };
-    }
-    if (check.firstUseToday)
-      ctx.audit(request, {
-        kind: 'token.used',
-        actorUid: check.reader.uid,
-        actorEmail: check.reader.email,
-        groups: check.reader.groups,
-        detail: { token: check.token.id, name: check.token.name },
-      });
-    return { kind: 'token', reader: check.reader, tokenId: check.token.id };
-  }
-  if (!sessions) return { kind: 'anonymous' };
-  const reader = await ctx.readerOf(request, reply);
-  if (reader === 'unavailable') return { kind: 'refused', status: 503, error: 'The sign-in service is not answering' };
-  return reader === 'anonymous' ? { kind: 'anonymous' } : { kind: 'session', reader };
-}
-
-/** One budget per token (or per client address without one). */
-/** The rate-limit key of a request to an agent surface: its token (hashed), else its address. */
-export const tokenLimitKey = (request: FastifyRequest): string =>
-  request.headers.authorization
-    ? `token:${createHash('sha256').update(request.headers.authorization).digest('base64url').slice(0, 22)}`
-    : `ip:${request.ip}`;
-
-const perToken = (max: number) => ({
-  rateLimit: { max, timeWindow: 60_000, keyGenerator: tokenLimitKey },
-});
+/** The groups a request reads with on an agent surface: null for anonymous (public only). */
+const groupsOf = (outcome: ReaderOutcome): readonly string[] | null =>
+  outcome.kind === 'reader' ? outcome.reader.groups : null;
 
 /** The llms.txt fragments a reader may read, in the policy's unit order. */
 function fragments(ctx: AgentContext, groups: readonly string[] | null, which: 'index' | 'full'): string[] {
@@ -217,21 +165,43 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
  * reader, or by an administrator), and the MCP server at `/mcp` (tokens only).
  */
 export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  const refuse = (reply: FastifyReply, credential: Extract<AgentCredential, { kind: 'refused' }>) =>
-    reply
-      .code(credential.status)
-      .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
-      .send({ error: credential.error });
+  const refuse = (reply: FastifyReply, status: 401 | 503, error: string) =>
+    reply.code(status).header('www-authenticate', BEARER_CHALLENGE).send({ error });
+  /**
+   * The reader of an agent request (a token, else the session), the refused session
+   * signed out; a refused token or an identity service that does not answer is answered
+   * here (true: the caller stops).
+   */
+  const agentReader = async (request: FastifyRequest, reply: FastifyReply): Promise<ReaderOutcome | null> => {
+    const outcome = await request.reader;
+    settleOutcome(outcome, request, reply, ctx);
+    if (outcome.kind === 'unavailable') {
+      refuse(
+        reply,
+        503,
+        outcome.via === 'token'
+          ? 'Tokens cannot be checked right now; try again shortly'
+          : 'The sign-in service is not answering',
+      );
+      return null;
+    }
+    if (outcome.kind === 'refused' && outcome.via === 'token') {
+      refuse(reply, 401, 'The token is not valid (unknown, expired or revoked)');
+      return null;
+    }
+    return outcome;
+  };
+  const agentSurface = { ...perToken(ctx.config.tokenRateLimitPerMinute), tokens: true };
 
   for (const [path, which] of [
     ['/llms.txt', 'index'],
     ['/llms-full.txt', 'full'],
   ] as const) {
-    app.get(path, { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
+    app.get(path, { config: agentSurface }, async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
-      const credential = await agentCredential(ctx, request, reply);
-      if (credential.kind === 'refused') return refuse(reply, credential);
-      const groups = groupsOf(credential);
+      const outcome = await agentReader(request, reply);
+      if (outcome === null) return reply;
+      const groups = groupsOf(outcome);
       const header =
         which === 'index'
           ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${groups === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
@@ -245,7 +215,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   app.get(
     '/api/search',
     {
-      config: perToken(ctx.config.tokenRateLimitPerMinute),
+      config: agentSurface,
       schema: {
         querystring: {
           type: 'object',
@@ -260,40 +230,27 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     },
     async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
-      const credential = await agentCredential(ctx, request, reply);
-      if (credential.kind === 'refused') return refuse(reply, credential);
+      const outcome = await agentReader(request, reply);
+      if (outcome === null) return reply;
       const { q, limit } = request.query as { q: string; limit?: string };
-      const results = await ctx.search.search(groupsOf(credential) ?? [], q, limit ? Number(limit) : 10);
+      const results = await ctx.search.search(groupsOf(outcome) ?? [], q, limit ? Number(limit) : 10);
       return { query: q, results };
     },
   );
 
   // Tokens are managed with the session (the /account page), never with a token.
-  const sessionReader = async (request: FastifyRequest, reply: FastifyReply): Promise<Reader | null> => {
-    void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
-    if (request.method !== 'GET') {
-      await ctx.requireSameOrigin(request, reply);
-      if (reply.sent) return null;
-    }
-    const reader = await ctx.readerOf(request, reply);
-    if (reader === 'unavailable') {
-      void reply.code(503).send({ error: 'The sign-in service is not answering' });
-      return null;
-    }
-    if (reader === 'anonymous') {
-      void reply.code(401).send({ error: 'Sign in to manage your tokens' });
-      return null;
-    }
-    if (!ctx.store.readyNow) {
-      void reply.code(503).send({ error: 'Tokens are not available right now' });
-      return null;
-    }
-    return reader;
-  };
+  const sessionOnly = [
+    ctx.guards.noStore('private, no-store'),
+    ctx.guards.writesFromThisSite,
+    ctx.guards.requireReader('Sign in to manage your tokens'),
+    async (_request: FastifyRequest, reply: FastifyReply) => {
+      if (!reply.sent && !ctx.store.readyNow)
+        return reply.code(503).send({ error: 'Tokens are not available right now' });
+    },
+  ];
 
-  app.get('/api/tokens', async (request, reply) => {
-    const reader = await sessionReader(request, reply);
-    if (!reader) return reply;
+  app.get('/api/tokens', { onRequest: sessionOnly }, async (request) => {
+    const reader = request.signedIn as Reader;
     return {
       email: reader.email,
       groups: reader.groups,
@@ -306,6 +263,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   app.post(
     '/api/tokens',
     {
+      onRequest: sessionOnly,
       config: { rateLimit: { max: 20, timeWindow: 60_000, hook: 'preHandler' as const } },
       schema: {
         body: {
@@ -320,8 +278,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       },
     },
     async (request, reply) => {
-      const reader = await sessionReader(request, reply);
-      if (!reader) return reply;
+      const reader = request.signedIn as Reader;
       const { name, days } = request.body as { name: string; days: number };
       const { token, record } = await ctx.tokens.create(reader, name.trim(), days);
       ctx.audit(request, {
@@ -337,10 +294,12 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
 
   app.delete(
     '/api/tokens/:id',
-    { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } } },
+    {
+      onRequest: sessionOnly,
+      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } },
+    },
     async (request, reply) => {
-      const reader = await sessionReader(request, reply);
-      if (!reader) return reply;
+      const reader = request.signedIn as Reader;
       const { id } = request.params as { id: string };
       const revoked = await ctx.tokens.revoke(id, reader.uid);
       if (!revoked) return reply.code(404).send({ error: 'No such token of yours, or it was already revoked' });
@@ -356,7 +315,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
 
   // MCP over Streamable HTTP, stateless: each request is answered by a server made for the
   // reader of its token. Tokens only: an assistant has no session cookie.
-  app.post('/mcp', { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
+  app.post('/mcp', { config: agentSurface }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
@@ -364,15 +323,17 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       origin !== ctx.config.publicOrigin
     )
       return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
-    const credential = await agentCredential(ctx, request, reply, { sessions: false });
-    if (credential.kind === 'refused') return refuse(reply, credential);
-    if (credential.kind !== 'token')
-      return refuse(reply, {
-        kind: 'refused',
-        status: 401,
-        error: 'The MCP server needs a personal access token (Authorization: Bearer …); make one on /account',
-      });
-    const server = mcpServer(ctx, credential.reader, request);
+    // Checked before the reader is resolved, so a session cookie alone costs no look-up here.
+    if (request.headers.authorization === undefined)
+      return refuse(
+        reply,
+        401,
+        'The MCP server needs a personal access token (Authorization: Bearer …); make one on /account',
+      );
+    const outcome = await agentReader(request, reply);
+    if (outcome === null) return reply;
+    if (outcome.kind !== 'reader') return refuse(reply, 401, 'The token is not valid (unknown, expired or revoked)');
+    const server = mcpServer(ctx, outcome.reader, request);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {
@@ -413,8 +374,8 @@ export async function adminTokenRoutes(app: FastifyInstance, ctx: AgentContext):
     if (!revoked) return reply.code(404).send({ error: 'No such token, or it was already revoked' });
     ctx.audit(request, {
       kind: 'token.revoked',
-      actorUid: request.admin?.uid,
-      actorEmail: request.admin?.email,
+      actorUid: request.signedIn?.uid,
+      actorEmail: request.signedIn?.email,
       subjectUid: revoked.uid,
       subjectEmail: revoked.email,
       detail: { token: id, name: revoked.name, byAdministrator: true },

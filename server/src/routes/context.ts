@@ -1,12 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
-import type { Identity, Reader } from '../auth/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { ReaderDirectory, ReaderIndex } from '../auth/readers.js';
 import type { Config } from '../config.js';
 import type { AuditEvent } from '../db/audit.js';
 import type { Store } from '../db/store.js';
 import type { SiteSearch } from '../search/site-search.js';
+import type { Guards } from '../plugins/guards.js';
+import type { SessionCookies } from '../plugins/reader.js';
 import type { Site } from '../site.js';
 
 /** What the gate's routes share: settings, the identity service, the store and the request helpers. */
@@ -21,10 +23,10 @@ export interface GateContext {
   tokens: TokenService;
   /** The site's search, in the server (the search API and MCP). */
   search: SiteSearch;
-  /** The reader behind a request's session cookie (signing them out when it is no good). */
-  readerOf(request: FastifyRequest, reply: FastifyReply): Promise<Reader | 'anonymous' | 'unavailable'>;
-  /** Answers 403 unless the request's `Origin` is this site (for every state-changing call). */
-  requireSameOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** The checks routes put in front of themselves (same origin, a reader, an administrator). */
+  guards: Guards;
+  /** The session cookie and its groups hint. */
+  cookies: SessionCookies;
   /** Puts an event in the audit trail's queue, with the client address when the settings allow. */
   audit(request: FastifyRequest, event: AuditEvent): void;
 }

@@ -1,0 +1,87 @@
+import { AuthError } from './errors.js';
+import type { Identity, Reader } from './identity.js';
+import type { TokenCheck, TokenService } from './tokens.js';
+
+type TokenRefusal = Exclude<Extract<TokenCheck, { ok: false }>['reason'], 'unavailable'>;
+
+/**
+ * Who is behind a request, in one shape for every surface: a reader (with how they came:
+ * their session cookie or a personal access token), nobody, a credential refused and why,
+ * or no answer from the identity service or the token store.
+ */
+export type ReaderOutcome =
+  | { kind: 'reader'; via: 'session'; reader: Reader }
+  | {
+      kind: 'reader';
+      via: 'token';
+      reader: Reader;
+      token: { id: string; name: string };
+      /** The token's first use of the day (UTC): the trail records one use a day. */
+      firstUseToday: boolean;
+    }
+  | { kind: 'anonymous' }
+  /** A session that is no good any more: its reader is signed out (`error.uid` names a real account). */
+  | { kind: 'refused'; via: 'session'; error: AuthError }
+  | { kind: 'refused'; via: 'token'; reason: TokenRefusal }
+  | { kind: 'unavailable'; via: 'session' | 'token' };
+
+/** What a request offers: its session cookie, and its bearer token when the surface takes one. */
+export interface Credentials {
+  cookie?: string;
+  /** The `Authorization` header's token; null when the header is there but not `Bearer <token>`. */
+  bearer?: string | null;
+  /** The session cache's answer when the caller already looked (the gate's fast path): no second look. */
+  cached?: Reader | null;
+}
+
+/** `Bearer <token>`, in any case and spacing; anything else is null. */
+export function bearerToken(header: string): string | null {
+  return /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? null;
+}
+
+/**
+ * Resolves a request's credentials to a reader, looking each credential up once: a token
+ * (when offered) in the token store, else the session cookie in the cache of verified
+ * cookies and, on a miss, with the identity service. No side effects: the route that
+ * decides signs a refused session out and writes the trail.
+ */
+export class ReaderResolver {
+  constructor(
+    private readonly identity: Identity,
+    private readonly tokens: TokenService,
+    /** Told of each session look-up (a cache hit or not) and each answer of the identity service, for the metrics. */
+    private readonly observe: {
+      sessionLookup?(hit: boolean): void;
+      identityAnswer?(outcome: 'ok' | 'refused' | 'error'): void;
+    } = {},
+  ) {}
+
+  async resolve(credentials: Credentials): Promise<ReaderOutcome> {
+    if (credentials.bearer !== undefined) {
+      if (credentials.bearer === null) return { kind: 'refused', via: 'token', reason: 'malformed' };
+      const check = await this.tokens.check(credentials.bearer);
+      if (check.ok)
+        return {
+          kind: 'reader',
+          via: 'token',
+          reader: check.reader,
+          token: { id: check.token.id, name: check.token.name },
+          firstUseToday: check.firstUseToday,
+        };
+      return check.reason === 'unavailable'
+        ? { kind: 'unavailable', via: 'token' }
+        : { kind: 'refused', via: 'token', reason: check.reason };
+    }
+    const cookie = credentials.cookie;
+    if (!cookie) return { kind: 'anonymous' };
+    const cached = credentials.cached === undefined ? this.identity.cachedReader(cookie) : credentials.cached;
+    this.observe.sessionLookup?.(cached !== undefined && cached !== null);
+    if (cached) return { kind: 'reader', via: 'session', reader: cached };
+    const check = await this.identity.verifySession(cookie);
+    this.observe.identityAnswer?.(check.ok ? 'ok' : check.error.signsOut ? 'refused' : 'error');
+    if (check.ok) return { kind: 'reader', via: 'session', reader: check.reader };
+    return check.error.signsOut
+      ? { kind: 'refused', via: 'session', error: check.error }
+      : { kind: 'unavailable', via: 'session' };
+  }
+}

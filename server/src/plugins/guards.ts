@@ -1,0 +1,97 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import { canRead } from '@portal/access';
+
+import type { Reader } from '../auth/identity.js';
+import type { Config } from '../config.js';
+import type { AuditEvent } from '../db/audit.js';
+import { settleOutcome, type SessionCookies } from './reader.js';
+
+/** The page the admin API belongs to: whoever may read it may call the API (one decision, the policy's). */
+export const ADMIN_PATH = '/admin';
+
+export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+export interface GuardContext {
+  config: Config;
+  cookies: SessionCookies;
+  audit(request: FastifyRequest, event: AuditEvent): void;
+}
+
+/** The realm a refused token is told of. */
+export const BEARER_CHALLENGE = 'Bearer realm="norigin-developer-docs"';
+
+/**
+ * The checks routes put in front of themselves, by URL prefix (`onRequest` hooks of the
+ * prefix's plugin): same-origin writes, a reader, a reader of a page. Each answers the
+ * request itself when it refuses: 403 for another origin, 503 when the identity service
+ * or the token store cannot answer, 401 without a reader, 403 outside the groups.
+ */
+export function guards(ctx: GuardContext) {
+  const sameOrigin = (request: FastifyRequest): boolean => {
+    const origin = request.headers.origin;
+    if (typeof origin !== 'string') return false;
+    if (ctx.config.publicOrigin) return origin === ctx.config.publicOrigin;
+    return origin === `${request.protocol}://${request.host}`;
+  };
+
+  /** Runs before the body is parsed, so a cross-site request learns nothing from validation errors. */
+  const requireSameOrigin: Guard = async (request, reply) => {
+    if (!sameOrigin(request))
+      return reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .send({ error: 'Cross-origin requests are not allowed' });
+  };
+
+  /** A cross-site write learns nothing, not even whether the caller is signed in. */
+  const writesFromThisSite: Guard = async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return requireSameOrigin(request, reply);
+  };
+
+  /** A reader, who may pass `allowed` (else 403 `forbidden`); `request.signedIn` after it. */
+  const requireReader =
+    (signIn: string, allowed?: (reader: Reader) => boolean, forbidden = 'You may not do this'): Guard =>
+    async (request, reply) => {
+      if (reply.sent) return reply;
+      const outcome = await request.reader;
+      settleOutcome(outcome, request, reply, ctx);
+      if (outcome.kind === 'unavailable')
+        return reply.code(503).send({
+          error:
+            outcome.via === 'token'
+              ? 'Tokens cannot be checked right now; try again shortly'
+              : 'The sign-in service is not answering',
+        });
+      if (outcome.kind === 'refused' && outcome.via === 'token')
+        return reply
+          .code(401)
+          .header('www-authenticate', BEARER_CHALLENGE)
+          .send({ error: 'The token is not valid (unknown, expired or revoked)' });
+      if (outcome.kind !== 'reader') return reply.code(401).send({ error: signIn });
+      if (allowed && !allowed(outcome.reader)) return reply.code(403).send({ error: forbidden });
+      request.signedIn = outcome.reader;
+    };
+
+  /** Sets how the answers of a prefix may be kept: never by a shared cache, and they vary by the cookie. */
+  const noStore =
+    (cacheControl: 'no-store' | 'private, no-store'): Guard =>
+    async (_request, reply) => {
+      void reply.header('cache-control', cacheControl).header('vary', 'Cookie');
+    };
+
+  return {
+    sameOrigin,
+    requireSameOrigin,
+    writesFromThisSite,
+    requireReader,
+    noStore,
+    /** Readers of `/admin` (the policy's administration section) only. */
+    requireAdmin: requireReader(
+      'Sign in as an administrator',
+      (reader) => canRead(reader.groups, ADMIN_PATH),
+      'Administrators only',
+    ),
+  };
+}
+export type Guards = ReturnType<typeof guards>;
