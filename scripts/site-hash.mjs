@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the prepared site is made from: content, theme, configuration, the access policy, the gate's build step and the lockfile. */
+/** What the built site is made from: content, theme and plugins (the gate's build step among them), configuration, the access policy and the manifest's format, and the lockfile. */
 const sources = [
   'site/docs',
   'site/blog',
@@ -13,7 +13,7 @@ const sources = [
   'site/site.facts.json',
   'site/package.json',
   'packages/access',
-  'server/src/manifest',
+  'packages/built-site',
   'package-lock.json',
 ];
 

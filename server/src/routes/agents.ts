@@ -10,7 +10,7 @@ import { accessUnits, mayRead, policy } from '@portal/access';
 import type { Reader } from '../auth/identity.js';
 import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
 import { listTokens } from '../db/tokens.js';
-import { markdownUrl, pageOfMarkdown } from '../manifest/markdown-urls.js';
+import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
 
