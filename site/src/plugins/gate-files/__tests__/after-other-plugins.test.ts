@@ -40,7 +40,8 @@ describe("waiting for the other plugins' postBuild", () => {
       },
     );
     await runPostBuilds(plugins);
-    expect(events).toEqual(['feeds', 'sitemap', 'manifest']);
+    expect(events).toHaveLength(3);
+    expect(events.at(-1)).toBe('manifest');
   });
 
   it('fails when the others had started before it', async () => {
