@@ -17,7 +17,6 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 
 import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
-
 import { llmsDir, markdownUrl } from '@portal/built-site';
 
 const ADMONITIONS: Record<string, string> = {
