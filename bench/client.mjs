@@ -8,6 +8,7 @@ import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 
 import { chromium } from '@playwright/test';
+import { writeManifest } from '@portal/built-site/write';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { coldBuild } from './build.mjs';
@@ -33,7 +34,6 @@ const AUTH_ITEM = "        { type: 'custom-authItem', position: 'right' },\n";
  * client-guard peer the way the specification's portal baked its Firebase config.
  */
 export async function buildPeers({ authConfig, log }) {
-  const { writeManifest } = await import(join(root, 'server', 'dist', 'manifest', 'prepare.js'));
   const peers = {};
   for (const name of ['ungated', 'client-guard']) {
     const dir = copySiteSources(join(workDir, `peer-${name}`));

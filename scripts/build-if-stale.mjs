@@ -1,6 +1,6 @@
 // Builds what `npm start` and the browser tests serve, skipping the site build when
 // nothing it is made from changed: the gate server (TypeScript, a few seconds), then the
-// Docusaurus site and the gate's manifest of public and private files.
+// Docusaurus site, whose gate-files plugin writes the manifest of public and private files.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,7 +34,6 @@ export function buildSiteIfStale({ log = console.log } = {}) {
   }
   log(built ? 'Site sources changed: rebuilding the site…' : 'No site build yet: building the site…');
   run(['npm', 'run', 'build', '--workspace', 'site'], 'The site build');
-  run([process.execPath, 'server/dist/manifest/prepare.js', 'site/build', 'site/.docusaurus'], 'Preparing the site');
   writeFileSync(stampFile, hash);
 }
 

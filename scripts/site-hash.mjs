@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the prepared site is made from: content, theme, configuration, the access policy, the gate's build step and the lockfile. */
+/** What the built site is made from: content, theme and plugins (the gate's build step among them), configuration, the access policy and the manifest's format, and the lockfile. */
 const sources = [
   'site/docs',
   'site/blog',
@@ -14,7 +14,7 @@ const sources = [
   'site/package.json',
   'packages/access',
   'packages/contract/src',
-  'server/src/manifest',
+  'packages/built-site',
   'package-lock.json',
 ];
 

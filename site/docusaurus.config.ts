@@ -6,6 +6,7 @@ import { isPublicRoute, readersClass, readersOf } from '@portal/access';
 // The site facts (spec §1) live in one file that the browser tests read too.
 import site from './site.facts.json';
 import accessMarks from './src/plugins/access-marks';
+import type { Options as GateFilesOptions } from './src/plugins/gate-files/options';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
 import fontSubsets from './src/plugins/font-subsets';
@@ -103,6 +104,10 @@ const config: Config = {
   ],
 
   presets: [
+    // The files the gate server serves from: search bundles, Markdown twins, llms.txt
+    // fragments, every file labelled with its readers, precompressed, in one manifest. First,
+    // so that its postBuild waits for the others' (the sitemap, the blog feeds).
+    ['./src/plugins/gate-files/preset.ts', {} satisfies GateFilesOptions],
     [
       'classic',
       {

@@ -111,13 +111,8 @@ test.beforeAll(async () => {
 
   const docusaurus = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
   const build = spawnSync(process.execPath, [docusaurus, 'build'], { cwd: siteDir, encoding: 'utf8' });
+  // The build's gate-files plugin labels the files and writes the manifest.
   if (build.status !== 0) throw new Error(`canary build failed:\n${build.stdout}\n${build.stderr}`);
-  const prepare = spawnSync(
-    process.execPath,
-    [join(root, 'server', 'dist', 'manifest', 'prepare.js'), join(siteDir, 'build'), join(siteDir, '.docusaurus')],
-    { encoding: 'utf8' },
-  );
-  if (prepare.status !== 0) throw new Error(`preparing the canary build failed:\n${prepare.stderr}`);
   manifest = JSON.parse(readFileSync(join(siteDir, 'build', 'portal-manifest.json'), 'utf8')) as typeof manifest;
 
   portal = new IsolatedPortal({ SESSION_SECRET: 'canary-secret-for-this-gate-server-only' }, emulatorReaders.host);

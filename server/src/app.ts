@@ -33,7 +33,7 @@ import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
 import { ReaderDirectory, ReaderIndex } from './auth/readers.js';
 import { TokenService } from './auth/tokens.js';
-import { markdownUrl, pageOfMarkdown } from './manifest/markdown-urls.js';
+import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';

@@ -1,48 +1,13 @@
+// The gate's side of the manifest that the site build writes (site/src/plugins/gate-files):
+// read and checked once at start.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { policy } from '@portal/access';
+import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type Variant } from '@portal/built-site';
 
-/** The file the build step writes beside the site and the server reads at start. */
-export const MANIFEST_FILE = 'portal-manifest.json';
-/** 2: private files carry the groups that may read them. */
-export const MANIFEST_VERSION = 2;
-
-export interface Variant {
-  /** Path relative to the build directory. */
-  file: string;
-  size: number;
-}
-
-export interface ManifestEntry {
-  /** URL the build gave the file: `/docs/layout-engine/` for a page, `/assets/js/main.1a2b.js`. */
-  url: string;
-  /** Path relative to the build directory, written at build time and never taken from a request. */
-  file: string;
-  contentType: string;
-  size: number;
-  etag: string;
-  /** `page` is a route's HTML: anonymous readers are sent to the login page instead of refused. */
-  kind: 'page' | 'file';
-  access: 'public' | 'private';
-  /** The groups that may read a private file, sorted, never empty; empty for a public file. */
-  groups: string[];
-  /** Content-hashed under /assets/: safe to cache forever. */
-  immutable: boolean;
-  br?: Variant;
-  gzip?: Variant;
-}
-
-export interface Manifest {
-  version: typeof MANIFEST_VERSION;
-  createdAt: string;
-  /** Route keys (see @portal/access normalizeRoute) → entry. */
-  entries: Record<string, ManifestEntry>;
-  /** Key of the not-found page. */
-  notFound: string;
-  /** CSP hashes (`sha256-…`) of the inline scripts the pages carry. */
-  inlineScriptHashes: string[];
-}
+export { MANIFEST_FILE, MANIFEST_VERSION };
+export type { Manifest, ManifestEntry, Variant } from '@portal/built-site';
 
 function fail(path: string, reason: string): never {
   throw new Error(`The build manifest ${path} is not usable: ${reason}. Rebuild the site with "npm run build".`);

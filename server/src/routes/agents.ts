@@ -4,12 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
 import { accessUnits, mayRead, policy } from '@portal/access';
+import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 
 import type { Reader } from '../auth/identity.js';
 import type { ReaderOutcome } from '../auth/reader.js';
 import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
 import { listTokens } from '../db/tokens.js';
-import { markdownUrl, pageOfMarkdown } from '../manifest/markdown-urls.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
 import { settleOutcome } from '../plugins/reader.js';
 import { perToken } from '../plugins/token-limit.js';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 
 import { accessUnits, mayRead } from '@portal/access';
 
-import { markdownUrl } from '../manifest/markdown-urls.js';
+import { markdownUrl } from '@portal/built-site';
 import type { Site } from '../site.js';
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { policy, readersOf, type Readers } from '@portal/access';
-
-import { pageRoute, type FileReaders } from '../manifest/file-readers.js';
-import { writeManifest } from '../manifest/prepare.js';
+import { pageRoute } from '@portal/built-site';
+import { writeManifest } from '@portal/built-site/write';
 
 /**
  * Writes a miniature prepared build (paths → contents) into a fresh temporary folder,
@@ -17,7 +16,7 @@ export async function makeTestSite(
   fileReaders: Record<string, Readers> = miniSiteFileReaders,
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-site-'));
-  const readers: FileReaders = new Map();
+  const readers = new Map<string, Readers>();
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);

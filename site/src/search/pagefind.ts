@@ -3,7 +3,7 @@
  * access unit (`/search/<unit>/`: `public`, `admin+partner+staff`, …), each gated like its
  * pages. A signed-out visitor searches the public one; a signed-in reader the public one
  * with every unit they belong to merged in (Pagefind's multi-index search). The bundles
- * are built after the site (server/src/manifest/search-index.ts) and loaded at run time,
+ * are built after the site (site/src/plugins/gate-files/search-index.ts) and loaded at run time,
  * outside the bundler.
  */
 import { accessUnits, mayRead, PUBLIC } from '@portal/access';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import clsx from 'clsx';
+import { markdownUrl } from '@portal/built-site';
 
-import { markdownUrlOf } from './markdown-url';
 import styles from './styles.module.css';
 
 type CopyState = { kind: 'idle' } | { kind: 'working' } | { kind: 'copied' } | { kind: 'failed'; message: string };
@@ -48,7 +48,7 @@ async function copyToClipboard(text: Promise<string>): Promise<void> {
 export default function CopyPageMarkdown({ permalink }: { permalink: string }): React.JSX.Element {
   const [state, setState] = useState<CopyState>({ kind: 'idle' });
   const timer = useRef<number | undefined>(undefined);
-  const url = markdownUrlOf(permalink);
+  const url = markdownUrl(permalink);
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 

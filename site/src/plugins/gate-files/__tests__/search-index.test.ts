@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalPath, isSearchable } from './search-index.js';
+import { canonicalPath, isSearchable } from '../search-index';
 
 describe('which pages the search indexes', () => {
   it.each([

@@ -5,16 +5,26 @@ import { describe, expect, it } from 'vitest';
 
 import { compilePolicy, policyFile, type PolicyFile } from '@portal/access';
 
-import { makeMiniBuild, MINI_CHUNKS } from '../test/mini-build.js';
-import { computeFileReaders, routeTree, unionReaders } from './file-readers.js';
+import {
+  computeFileReaders,
+  dynamicImportChunkIds,
+  htmlResources,
+  literalResources,
+  registryModules,
+  routeTree,
+  unionReaders,
+} from '../file-readers';
+import { DEFAULT_OPTIONS } from '../options';
+import { makeMiniBuild, MINI_CHUNKS } from './__fixtures__/mini-build';
 
 const PARTNER = ['admin', 'partner', 'staff'];
 const STAFF = ['admin', 'staff'];
+const { alwaysPublic } = DEFAULT_OPTIONS;
 
 describe('who reads each file of a build', () => {
   it('labels pages by their route and chunks by the pages that load them', async () => {
     const { buildDir, generatedDir, files } = await makeMiniBuild();
-    const readers = Object.fromEntries(await computeFileReaders({ buildDir, generatedDir, files }));
+    const readers = Object.fromEntries(await computeFileReaders({ buildDir, generatedDir, files, alwaysPublic }));
     expect(readers).toMatchObject({
       // Pages: by their route.
       '/index.html': 'public',
@@ -61,7 +71,7 @@ describe('who reads each file of a build', () => {
   it('stops the build, naming every page that no rule of the policy matches', async () => {
     const extra = ['/docs/secret-project/', '/docs/player-manager-monorepo-notes'];
     const { buildDir, generatedDir, files } = await makeMiniBuild(extra);
-    await expect(computeFileReaders({ buildDir, generatedDir, files })).rejects.toThrow(
+    await expect(computeFileReaders({ buildDir, generatedDir, files, alwaysPublic })).rejects.toThrow(
       /2 page\(s\) match no rule of the access policy .*: \/docs\/player-manager-monorepo-notes\/?, \/docs\/secret-project\//,
     );
   });
@@ -78,7 +88,7 @@ describe('who reads each file of a build', () => {
       groups: { ...file.groups, partner: { ...partner, reads: [...partner.reads, 'start'] } },
     });
     const { buildDir, generatedDir, files } = await makeMiniBuild();
-    const readers = await computeFileReaders({ buildDir, generatedDir, files }, closed);
+    const readers = await computeFileReaders({ buildDir, generatedDir, files, alwaysPublic }, closed);
     expect(readers.get('/docs/index.html')).toEqual(PARTNER);
     expect(readers.get(MINI_CHUNKS.docsRoot)).toEqual(PARTNER);
     expect(readers.get(MINI_CHUNKS.versionMeta)).toEqual(PARTNER);
@@ -91,11 +101,11 @@ describe('who reads each file of a build', () => {
     const names = JSON.parse(await readFile(routesChunkNames, 'utf8')) as Record<string, unknown>;
     delete names['/blog-b01'];
     await writeFile(routesChunkNames, JSON.stringify(names));
-    await expect(computeFileReaders({ buildDir, generatedDir, files })).rejects.toThrow(
+    await expect(computeFileReaders({ buildDir, generatedDir, files, alwaysPublic })).rejects.toThrow(
       /route tree of routes.js does not match routesChunkNames.json/,
     );
     await appendFile(join(generatedDir, 'registry.js'), '// webpackChunkName: "fromAnotherBuild"\n');
-    await expect(computeFileReaders({ buildDir, generatedDir, files })).rejects.toThrow(
+    await expect(computeFileReaders({ buildDir, generatedDir, files, alwaysPublic })).rejects.toThrow(
       /Cannot find 1 registry entries in \/assets\/js\/main/,
     );
   });
@@ -132,5 +142,57 @@ describe('combining readers', () => {
     expect(unionReaders(['staff'], ['admin', 'partner'])).toEqual(['admin', 'partner', 'staff']);
     expect(unionReaders(['staff'], 'public')).toBe('public');
     expect(unionReaders('public', ['staff'])).toBe('public');
+  });
+});
+
+describe('reading the route registry out of the main bundle', () => {
+  it('finds quoted, bare and numeric keys in any notation, with the chunks each loader fetches', () => {
+    const main =
+      'var r={"0e384e19":[()=>n.e("5217").then(n.bind(n,424)),"@site/docs/intro.md",424],' +
+      'a7bd4aaa:[()=>n.e("5575").then(n.bind(n,7278)),"@theme/DocVersionRoot",7278],' +
+      '0x11113f9:[()=>Promise.all([n.e("4014"),n.e("2065"),n.e("106")]).then(n.bind(n,9933)),"@theme/DocItem",9933],' +
+      '"814f3328":[()=>n.e("1833").then(n.t.bind(n,5513,19)),"~blog/default/blog-post-list-prop-default.json",5513],' +
+      '"5e9f5e1a":[()=>Promise.resolve().then(n.bind(n,7629)),"@generated/docusaurus.config",7629]}';
+    const modules = registryModules(main);
+    expect(Object.fromEntries(modules)).toEqual({
+      '0e384e19': { moduleId: '424', chunkIds: ['5217'] },
+      a7bd4aaa: { moduleId: '7278', chunkIds: ['5575'] },
+      '17896441': { moduleId: '9933', chunkIds: ['4014', '2065', '106'] },
+      '814f3328': { moduleId: '5513', chunkIds: ['1833'] },
+      '5e9f5e1a': { moduleId: '7629', chunkIds: [] },
+    });
+  });
+
+  it('reads dynamic imports of a chunk', () => {
+    expect([...dynamicImportChunkIds('a(){return Promise.all([r.e("12"),r.e(345)]).then(r.bind(r,9))}')]).toEqual([
+      '12',
+      '345',
+    ]);
+  });
+});
+
+describe('resources of public HTML', () => {
+  it('takes scripts, stylesheets, icons, preloads and images, but not feeds, canonical links or anchors', () => {
+    const html =
+      '<link rel=stylesheet href=/assets/css/styles.1.css /><link rel=alternate type=application/rss+xml href=/blog/rss.xml>' +
+      '<link rel=canonical href=http://localhost:3000/docs/ /><link data-rh=true rel=icon href=/img/favicon.svg />' +
+      '<script src=/assets/js/main.2.js defer></script><script src="https://cdn.example/x.js"></script>' +
+      '<link rel=preload as=image href=/img/logo.svg /><img src="/assets/images/a-3.png" srcset="/assets/images/a-4.png 2x">' +
+      '<a href=/docs/layout-engine/>Layout</a><script src=//cdn.example/y.js></script>';
+    expect(htmlResources(html)).toEqual([
+      '/assets/css/styles.1.css',
+      '/img/favicon.svg',
+      '/assets/js/main.2.js',
+      '/img/logo.svg',
+      '/assets/images/a-3.png',
+      '/assets/images/a-4.png',
+    ]);
+  });
+
+  it('finds build files named literally in JS and CSS', () => {
+    const known = new Set(['/assets/images/diagram-1a2b.png', '/assets/fonts/inter-9f.woff2', '/img/logo.svg']);
+    const text =
+      'e.p+"assets/images/diagram-1a2b.png";url(/assets/fonts/inter-9f.woff2);"/img/logo.svg";"/img/other.svg"';
+    expect(literalResources(text, known)).toEqual([...known]);
   });
 });

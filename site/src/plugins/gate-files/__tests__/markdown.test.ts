@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { markdownUrl, pageOfMarkdown } from './markdown-urls.js';
-import { toCleanMarkdown } from './markdown.js';
+import { toCleanMarkdown } from '../markdown';
 
 describe('a page as clean Markdown', () => {
   it('leads with the title and description, keeps code with its language, and turns admonitions into quotes', () => {
@@ -86,17 +85,5 @@ Released in {year}. <Highlight color="#25c2a0">Fast</Highlight> start.
         mdx: false,
       }),
     ).toBe('# Portal conventions\n\n> Labels.\n\nHow pages are written.\n');
-  });
-});
-
-describe('the .md address of a page', () => {
-  it.each([
-    ['/docs/layout-engine/', '/docs/layout-engine.md'],
-    ['/docs/frontend-guidelines/GitFlow', '/docs/frontend-guidelines/GitFlow.md'],
-    ['/docs/', '/docs.md'],
-    ['/', '/index.md'],
-  ])('%s → %s', (page, md) => {
-    expect(markdownUrl(page)).toBe(md);
-    expect(pageOfMarkdown(md)).toBe(page.replace(/(.)\/$/, '$1'));
   });
 });

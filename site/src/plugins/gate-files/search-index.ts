@@ -1,23 +1,20 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { accessUnits, readersOf, unitId } from '@portal/access';
-import * as pagefind from 'pagefind';
+import { searchDir } from '@portal/built-site';
 
-/** Where an access unit's search bundle goes in the build: `search/public`, `search/admin+staff`. */
-export const searchDir = (unit: string): string => `search/${unit}`;
+type Pagefind = typeof import('pagefind');
 
-/** Parts of a page that are not its text: anchors, breadcrumbs, the mobile TOC, pager, buttons. */
-const EXCLUDE = [
-  '.hash-link',
-  '.theme-doc-breadcrumbs',
-  '.theme-doc-toc-mobile',
-  '.theme-doc-footer',
-  '.theme-doc-version-badge',
-  '.pagination-nav',
-  'button',
-  'nav',
-];
+const importNative = createRequire(__filename)('./native-import.cjs') as (specifier: string) => Promise<unknown>;
+
+/** What Pagefind reads of each page (the plugin's `search*` options). */
+export interface SearchIndexOptions {
+  rootSelector: string;
+  excludeSelectors: readonly string[];
+  language: string;
+}
 
 export interface SearchPage {
   /** URL path of the page (`/docs/layout-engine/`). */
@@ -43,11 +40,17 @@ export function canonicalPath(html: string): string | null {
   }
 }
 
-async function writeIndex(buildDir: string, pages: { url: string; html: string }[], outDir: string): Promise<number> {
+async function writeIndex(
+  pagefind: Pagefind,
+  buildDir: string,
+  pages: { url: string; html: string }[],
+  outDir: string,
+  options: SearchIndexOptions,
+): Promise<number> {
   const { index, errors } = await pagefind.createIndex({
-    rootSelector: 'article',
-    excludeSelectors: EXCLUDE,
-    forceLanguage: 'en',
+    rootSelector: options.rootSelector,
+    excludeSelectors: [...options.excludeSelectors],
+    forceLanguage: options.language,
   });
   if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
   for (const page of pages) {
@@ -74,6 +77,7 @@ async function writeIndex(buildDir: string, pages: { url: string; html: string }
 export async function buildSearchIndexes(
   buildDir: string,
   pages: readonly SearchPage[],
+  options: SearchIndexOptions,
 ): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
   const byUnit = new Map<string, { url: string; html: string }[]>(accessUnits().map((unit) => [unit.id, []]));
@@ -90,9 +94,11 @@ export async function buildSearchIndexes(
       html: html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>'),
     });
   }
+  const pagefind = (await importNative('pagefind')) as Pagefind;
   try {
     const counts: Record<string, number> = {};
-    for (const [unit, unitPages] of byUnit) counts[unit] = await writeIndex(buildDir, unitPages, searchDir(unit));
+    for (const [unit, unitPages] of byUnit)
+      counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options);
     return counts;
   } finally {
     await pagefind.close();

@@ -1,24 +1,22 @@
-// Build step after `docusaurus build`: computes which files are public, precompresses
-// text files (brotli and gzip), hashes inline scripts for the CSP, and writes the
-// manifest the gate server serves from. Run: node server/dist/manifest/prepare.js <build dir> <.docusaurus dir>
+// Writes the manifest the gate serves from: every file of a build with its route key,
+// type, size, ETag, who may read it and its precompressed (brotli, gzip) forms, plus the
+// CSP hashes of the pages' inline scripts. Called by the site build's gate-files plugin and
+// by the server's tests, which make miniature builds; Node built-ins only.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 import { normalizeRoute } from '@portal/access';
 
-import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type ManifestEntry } from './manifest.js';
-import { computeFileReaders, pageRoute, type FileReaders } from './file-readers.js';
-import { writeLlmsFragments, writeMarkdownPages } from './markdown.js';
-import { buildSearchIndexes } from './search-index.js';
+import { MANIFEST_FILE, MANIFEST_VERSION, pageRoute } from './index.js';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-const contentTypes: Record<string, string> = {
+/** @type {Record<string, string>} */
+const contentTypes = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -42,14 +40,23 @@ const contentTypes: Record<string, string> = {
 };
 const compressible = /\.(html|js|css|json|xml|xsl|txt|md|svg|map|ico)$/i;
 
-export function contentTypeOf(file: string): string {
+/**
+ * @param {string} file
+ * @returns {string}
+ */
+export function contentTypeOf(file) {
   const dot = file.lastIndexOf('.');
   return (dot >= 0 && contentTypes[file.slice(dot).toLowerCase()]) || 'application/octet-stream';
 }
 
-/** CSP hashes of executable inline scripts (`<script>…</script>` without src, not JSON data). */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes: string[] = [];
+/**
+ * CSP hashes of executable inline scripts (`<script>…</script>` without src, not JSON data).
+ *
+ * @param {string} html
+ * @returns {string[]}
+ */
+export function inlineScriptHashes(html) {
+  const hashes = [];
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     const attributes = match[1] ?? '';
     if (/\ssrc=/i.test(attributes) || /type=["']?application\/(ld\+)?json/i.test(attributes)) continue;
@@ -63,7 +70,13 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-async function listFiles(dir: string): Promise<string[]> {
+/**
+ * Every file of a build as a URL path (`/docs/index.html`), sorted; not the manifest, not precompressed forms.
+ *
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
+export async function listBuildFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile())
@@ -72,61 +85,58 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** `work` over every item, at most `limit` at a time; results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+/**
+ * `work` over every item, at most `limit` at a time; results in the items' order.
+ *
+ * @template T, R
+ * @param {readonly T[]} items
+ * @param {number} limit
+ * @param {(item: T) => Promise<R>} work
+ * @returns {Promise<R[]>}
+ */
+async function mapConcurrently(items, limit, work) {
+  /** @type {R[]} */
+  const results = new Array(items.length);
   let next = 0;
-  const worker = async (): Promise<void> => {
+  const worker = async () => {
     while (next < items.length) {
       const index = next++;
-      results[index] = await work(items[index] as T);
+      results[index] = await work(/** @type {T} */ (items[index]));
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
 
-/** Computes the public files of a Docusaurus build, then writes its manifest. */
-export async function prepareSite(buildDir: string, generatedDir: string): Promise<Manifest> {
-  // A rerun starts from the files Docusaurus wrote.
-  const previous = await readdir(buildDir, { recursive: true, withFileTypes: true });
-  await Promise.all(
-    previous
-      .filter((entry) => entry.isFile() && /\.(br|gz)$/.test(entry.name))
-      .map((entry) => rm(join(entry.parentPath, entry.name))),
-  );
-  const pages = (await listFiles(buildDir))
-    .filter((url) => url.endsWith('/index.html'))
-    .map((url) => ({ url: pageRoute(url), file: url.slice(1) }));
-  await buildSearchIndexes(buildDir, pages);
-  await writeLlmsFragments(buildDir, await writeMarkdownPages(buildDir, generatedDir));
-  const files = await listFiles(buildDir);
-  return writeManifest(buildDir, await computeFileReaders({ buildDir, generatedDir, files }));
-}
-
 /**
  * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
- * read it (`readers`; a file missing there is read by nobody but fails the write) and
- * its precompressed forms.
+ * read it (`readers`; a file missing there is read by nobody and fails the write) and its
+ * precompressed forms.
+ *
+ * @param {string} buildDir
+ * @param {ReadonlyMap<string, import('@portal/access').Readers>} readers
+ * @param {{ concurrency?: number }} [options]
+ * @returns {Promise<import('./index.js').Manifest>}
  */
-export async function writeManifest(buildDir: string, readers: FileReaders): Promise<Manifest> {
-  const files = await listFiles(buildDir);
+export async function writeManifest(buildDir, readers, { concurrency = 8 } = {}) {
+  const files = await listBuildFiles(buildDir);
 
-  const entries: Record<string, ManifestEntry> = {};
-  const scriptHashes = new Set<string>();
+  /** @type {Record<string, import('./index.js').ManifestEntry>} */
+  const entries = {};
+  const scriptHashes = new Set();
   // Compression dominates this step; a few files at a time keep libuv's threads busy.
-  const prepared = await mapConcurrently(files, 8, async (url) => {
+  const prepared = await mapConcurrently(files, concurrency, async (url) => {
     const file = url.slice(1);
     const body = await readFile(join(buildDir, file));
     const isPage = url.endsWith('/index.html') || (url.endsWith('.html') && url !== '/404.html');
-    const pageUrl = url.endsWith('/index.html') ? url.slice(0, -'index.html'.length) : url.replace(/\.html$/, '');
-    const entryUrl = isPage ? pageUrl : url;
+    const entryUrl = isPage ? pageRoute(url) : url;
     const key = normalizeRoute(encodeURI(entryUrl));
     if (key === null) throw new Error(`The build has a file whose path cannot be served: ${url}`);
     const who = readers.get(url);
     if (who === undefined || (who !== 'public' && who.length === 0))
       throw new Error(`No readers were worked out for ${url}; refusing to guess`);
-    const entry: ManifestEntry = {
+    /** @type {import('./index.js').ManifestEntry} */
+    const entry = {
       url: entryUrl,
       file,
       contentType: contentTypeOf(url),
@@ -157,12 +167,13 @@ export async function writeManifest(buildDir: string, readers: FileReaders): Pro
     return { key, entry, hashes };
   });
   for (const { key, entry, hashes } of prepared) {
-    if (entries[key])
-      throw new Error(`Two build files answer the same path ${key}: ${entries[key].url} and ${entry.url}`);
+    const previous = entries[key];
+    if (previous) throw new Error(`Two build files answer the same path ${key}: ${previous.url} and ${entry.url}`);
     entries[key] = entry;
     for (const hash of hashes) scriptHashes.add(hash);
   }
-  const manifest: Manifest = {
+  /** @type {import('./index.js').Manifest} */
+  const manifest = {
     version: MANIFEST_VERSION,
     createdAt: new Date().toISOString(),
     entries,
@@ -172,31 +183,4 @@ export async function writeManifest(buildDir: string, readers: FileReaders): Pro
   if (!entries['/404.html']) throw new Error(`${buildDir} is not a Docusaurus build: it has no 404.html`);
   await writeFile(join(buildDir, MANIFEST_FILE), JSON.stringify(manifest));
   return manifest;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [buildDir, generatedDir] = process.argv.slice(2);
-  if (!buildDir || !generatedDir) {
-    console.error('Usage: node server/dist/manifest/prepare.js <build dir> <.docusaurus dir>');
-    process.exit(2);
-  }
-  const started = Date.now();
-  try {
-    const manifest = await prepareSite(resolve(buildDir), resolve(generatedDir));
-    const all = Object.values(manifest.entries);
-    const count = (label: string, entries: typeof all): string =>
-      `${entries.length} ${label} (${entries.filter((e) => e.kind === 'page').length} pages)`;
-    const byReaders = new Map<string, typeof all>();
-    for (const entry of all) {
-      const label = entry.access === 'public' ? 'public' : entry.groups.join('+');
-      byReaders.set(label, [...(byReaders.get(label) ?? []), entry]);
-    }
-    console.log(
-      `Gate manifest: ${all.length} files: ${[...byReaders].map(([label, entries]) => count(label, entries)).join(', ')}; ` +
-        `${all.filter((e) => e.br).length} precompressed, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  } catch (error) {
-    console.error(`Cannot prepare the site for the gate server: ${(error as Error).message}`);
-    process.exit(1);
-  }
 }

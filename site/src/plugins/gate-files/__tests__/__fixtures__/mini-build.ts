@@ -16,7 +16,8 @@ import { dirname, join } from 'node:path';
  *   *                                   the not-found page
  *
  * Both private doc pages load the chunk `shared`; the GitFlow page alone loads `lazy` and
- * the diagram.
+ * the diagram. The three doc pages are searchable (their text in an article, the doc id in
+ * the root's classes) and have Markdown sources with the docs plugin's metadata.
  */
 export const MINI_CHUNKS = {
   docItem: '/assets/js/204.d0c17e40.js',
@@ -107,8 +108,27 @@ const loader = (chunks: string[], moduleId: number): string =>
     ? `()=>n.e("${chunks[0]}").then(n.bind(n,${moduleId}))`
     : `()=>Promise.all([${chunks.map((chunk) => `n.e("${chunk}")`).join(',')}]).then(n.bind(n,${moduleId}))`;
 
-const html = (title: string, body = ''): string =>
-  `<!doctype html><html lang=en><head><title>${title}</title><link rel=stylesheet href=${MINI_CHUNKS.styles}><script src=${MINI_CHUNKS.runtime} defer></script><script src=${MINI_CHUNKS.main} defer></script></head><body><h1>${title}</h1>${body}</body></html>`;
+const html = (title: string, body = '', classes = ''): string =>
+  `<!doctype html><html lang=en class="${classes}"><head><title>${title}</title><link rel=stylesheet href=${MINI_CHUNKS.styles}><script src=${MINI_CHUNKS.runtime} defer></script><script src=${MINI_CHUNKS.main} defer></script></head><body><h1>${title}</h1>${body}</body></html>`;
+
+/** A word only the staff-only page has, in its HTML and its Markdown source. */
+export const STAFF_TEXT = 'Release branches are cut from develop by the quartermaster.';
+
+/** A doc page as Docusaurus renders it: its id in the root's classes, its text in an article. */
+const docPage = (id: string, title: string, text: string): string =>
+  html(title, `<article><p>${text}</p></article>`, `docs-wrapper plugin-docs docs-doc-page docs-doc-id-${id}`);
+
+/** The docs plugin's metadata of the three doc pages and their sources, beside `.docusaurus` as in a site. */
+const DOC_SOURCES = [
+  { id: 'intro', permalink: '/docs/', title: 'Getting Started', text: 'Open to everyone.' },
+  { id: 'layout-engine/README', permalink: '/docs/layout-engine/', title: 'Layout Engine', text: 'Rails and grids.' },
+  {
+    id: 'frontend-guidelines/GitFlow',
+    permalink: '/docs/frontend-guidelines/GitFlow',
+    title: 'GitFlow',
+    text: STAFF_TEXT,
+  },
+];
 
 /**
  * Writes the miniature build into a fresh folder; returns its `build` and `.docusaurus`
@@ -154,9 +174,9 @@ export async function makeMiniBuild(
     '/index.html': html('Home', '<img src=/img/logo.svg alt="">'),
     '/404.html': html('Page Not Found'),
     '/login/index.html': html('Sign in'),
-    '/docs/index.html': html('Getting Started'),
-    '/docs/layout-engine/index.html': html('Layout Engine'),
-    '/docs/frontend-guidelines/GitFlow/index.html': html('GitFlow'),
+    '/docs/index.html': docPage('intro', 'Getting Started', 'Open to everyone.'),
+    '/docs/layout-engine/index.html': docPage('layout-engine/README', 'Layout Engine', 'Rails and grids.'),
+    '/docs/frontend-guidelines/GitFlow/index.html': docPage('frontend-guidelines/GitFlow', 'GitFlow', STAFF_TEXT),
     '/blog/index.html': html('Blog'),
     '/blog/rss.xml': '<rss/>',
     '/img/logo.svg': '<svg/>',
@@ -192,5 +212,22 @@ export async function makeMiniBuild(
       )
       .join('\n')}\n};\n`,
   );
+  for (const doc of DOC_SOURCES) {
+    await write(join(root, 'docs', `${doc.id}.md`), `---\ntitle: ${doc.title}\n---\n\n${doc.text}\n`);
+    await write(
+      join(
+        generatedDir,
+        'docusaurus-plugin-content-docs',
+        'default',
+        `site-docs-${doc.id.replace(/\W/g, '-')}-md.json`,
+      ),
+      JSON.stringify({
+        permalink: doc.permalink,
+        source: `@site/docs/${doc.id}.md`,
+        title: doc.title,
+        description: `About ${doc.title}.`,
+      }),
+    );
+  }
   return { buildDir, generatedDir, files: Object.keys(files).sort() };
 }

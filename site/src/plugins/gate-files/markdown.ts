@@ -17,8 +17,7 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 
 import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
-
-import { markdownUrl } from './markdown-urls.js';
+import { llmsDir, markdownUrl } from '@portal/built-site';
 
 const ADMONITIONS: Record<string, string> = {
   note: 'Note',
@@ -303,9 +302,6 @@ function sectionLabel(permalink: string): { order: number; label: string } {
   const index = policy.sections.findIndex((s) => s.name === section);
   return { order: index, label: policy.sections[index]?.label ?? 'Other' };
 }
-
-/** Where an access unit's `llms.txt` fragments go: `llms/<unit>/index.md` and `llms/<unit>/full.md`. */
-export const llmsDir = (unit: string): string => `llms/${unit}`;
 
 /**
  * Writes, per access unit, the `llms.txt` entries (title, `.md` link, description, by

@@ -10,8 +10,7 @@ import {
   type CompiledPolicy,
   type Readers,
 } from '@portal/access';
-
-import { pageOfMarkdown } from './markdown-urls.js';
+import { llmsDir, pageOfMarkdown, pageRoute, searchDir } from '@portal/built-site';
 
 /**
  * Who may read each file of a Docusaurus build, by the access policy.
@@ -47,6 +46,8 @@ export interface FileReaderInputs {
   generatedDir: string;
   /** Every file of the build as a URL path (`/assets/js/main.1a2b.js`, `/docs/index.html`). */
   files: readonly string[];
+  /** Files every visitor and crawler may fetch although no public page loads them. */
+  alwaysPublic: readonly string[];
 }
 
 /** URL path of each file of the build → who may read it. */
@@ -175,14 +176,6 @@ export function unionReaders(a: Readers | undefined, b: Readers): Readers {
   if (a === PUBLIC || b === PUBLIC) return PUBLIC;
   return [...new Set([...a, ...b])].sort();
 }
-
-/** The route a page file answers: `/docs/layout-engine/index.html` → `/docs/layout-engine/`. */
-export function pageRoute(url: string): string {
-  return url.endsWith('/index.html') ? url.slice(0, -'index.html'.length) : url.replace(/\.html$/, '');
-}
-
-/** The directory of each access unit's search bundle (`search/admin+staff`). */
-export const searchUnitDir = (id: string): string => `search/${id}`;
 
 export async function computeFileReaders(
   inputs: FileReaderInputs,
@@ -317,14 +310,14 @@ export async function computeFileReaders(
   }
 
   // 4. Each search bundle is read by the readers of the pages it covers: its access unit's.
-  const units = new Map(accessUnits(compiled).map((unit) => [searchUnitDir(unit.id), unit.readers]));
+  const units = new Map(accessUnits(compiled).map((unit) => [searchDir(unit.id), unit.readers]));
   for (const url of inputs.files) {
     const dir = /^\/(search\/[^/]+)\//.exec(url)?.[1];
     if (dir !== undefined) readers.set(url, units.get(dir) ?? compiled.fullAccess);
   }
 
   // 5. Each page's Markdown is read by the page's readers; each llms.txt fragment by its unit's.
-  const llmsUnits = new Map(accessUnits(compiled).map((unit) => [`llms/${unit.id}`, unit.readers]));
+  const llmsUnits = new Map(accessUnits(compiled).map((unit) => [llmsDir(unit.id), unit.readers]));
   for (const url of inputs.files) {
     const page = pageOfMarkdown(url);
     if (page !== null) {
@@ -336,7 +329,7 @@ export async function computeFileReaders(
   }
 
   // 6. Files every visitor and crawler may fetch.
-  for (const url of ['/robots.txt', '/sitemap.xml', '/img/favicon.svg', '/favicon.ico']) grant(url, PUBLIC);
+  for (const url of inputs.alwaysPublic) grant(url, PUBLIC);
 
   // 7. Whatever no page loads: by the section its path is in (feeds), else full access only.
   for (const url of inputs.files) {

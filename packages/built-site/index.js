@@ -1,0 +1,58 @@
+// What the site build leaves for the gate server, and where: the manifest's name and
+// version, each page's Markdown twin, the llms.txt fragments and search bundles of each
+// access unit. The build (site/src/plugins/gate-files) writes them, the gate reads them,
+// the site links to them. No imports: the browser bundle, the build and the gate all load it.
+
+/** The file the build writes beside the site and the server reads at start. */
+export const MANIFEST_FILE = 'portal-manifest.json';
+/** 2: private files carry the groups that may read them. */
+export const MANIFEST_VERSION = 2;
+
+/**
+ * The `.md` address of a page: `/docs/layout-engine/` → `/docs/layout-engine.md`, `/` → `/index.md`.
+ *
+ * @param {string} permalink
+ * @returns {string}
+ */
+export function markdownUrl(permalink) {
+  const bare = permalink.replace(/\/+$/, '');
+  return `${bare === '' ? '/index' : bare}.md`;
+}
+
+/**
+ * The page a `.md` address stands for, as a route: `/docs/layout-engine.md` → `/docs/layout-engine`.
+ *
+ * @param {string} url
+ * @returns {string | null}
+ */
+export function pageOfMarkdown(url) {
+  if (!url.endsWith('.md')) return null;
+  const page = url.slice(0, -'.md'.length);
+  return page === '/index' ? '/' : page;
+}
+
+/**
+ * The route a page's HTML file answers: `/docs/layout-engine/index.html` → `/docs/layout-engine/`.
+ *
+ * @param {string} url
+ * @returns {string}
+ */
+export function pageRoute(url) {
+  return url.endsWith('/index.html') ? url.slice(0, -'index.html'.length) : url.replace(/\.html$/, '');
+}
+
+/**
+ * Where an access unit's search bundle lies in the build: `search/public`, `search/admin+staff`.
+ *
+ * @param {string} unit
+ * @returns {string}
+ */
+export const searchDir = (unit) => `search/${unit}`;
+
+/**
+ * Where an access unit's `llms.txt` fragments lie: `llms/<unit>/index.md` and `llms/<unit>/full.md`.
+ *
+ * @param {string} unit
+ * @returns {string}
+ */
+export const llmsDir = (unit) => `llms/${unit}`;

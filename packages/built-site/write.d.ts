@@ -1,0 +1,20 @@
+import type { Readers } from '@portal/access';
+
+import type { Manifest } from './index.js';
+
+/** The Content-Type the gate sends for a file, by its extension. */
+export declare function contentTypeOf(file: string): string;
+/** CSP hashes of executable inline scripts (`<script>…</script>` without src, not JSON data). */
+export declare function inlineScriptHashes(html: string): string[];
+/** Every file of a build as a URL path (`/docs/index.html`), sorted; not the manifest, not precompressed forms. */
+export declare function listBuildFiles(dir: string): Promise<string[]>;
+/**
+ * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
+ * read it (`readers`; a file missing there is read by nobody and fails the write) and its
+ * precompressed forms. `concurrency`: files compressed at a time (8).
+ */
+export declare function writeManifest(
+  buildDir: string,
+  readers: ReadonlyMap<string, Readers>,
+  options?: { concurrency?: number },
+): Promise<Manifest>;

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+
+import { describe, expect, it } from 'vitest';
+
+import type { Readers } from '@portal/access';
+
+import { MANIFEST_FILE, type Manifest } from './index.js';
+import { contentTypeOf, inlineScriptHashes, writeManifest } from './write.js';
+
+async function build(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'portal-built-site-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+const page = `<!doctype html><html><head><script>document.documentElement.dataset.theme='light'</script></head><body>${'text '.repeat(100)}</body></html>`;
+
+describe('the manifest of a build', () => {
+  it('keys pages by route and files by path, labels readers and precompresses text', async () => {
+    const dir = await build({
+      '404.html': page,
+      'docs/layout-engine/index.html': page,
+      'assets/js/main.0f3c9a77.js': 'x'.repeat(10),
+      'img/logo.png': 'PNG',
+    });
+    const readers = new Map<string, Readers>([
+      ['/404.html', 'public'],
+      ['/docs/layout-engine/index.html', ['admin', 'partner', 'staff']],
+      ['/assets/js/main.0f3c9a77.js', 'public'],
+      ['/img/logo.png', ['admin', 'staff']],
+    ]);
+    const manifest = await writeManifest(dir, readers);
+    expect(Object.keys(manifest.entries).sort()).toEqual([
+      '/404.html',
+      '/assets/js/main.0f3c9a77.js',
+      '/docs/layout-engine',
+      '/img/logo.png',
+    ]);
+    expect(manifest.entries['/docs/layout-engine']).toMatchObject({
+      url: '/docs/layout-engine/',
+      file: 'docs/layout-engine/index.html',
+      kind: 'page',
+      access: 'private',
+      groups: ['admin', 'partner', 'staff'],
+      contentType: 'text/html; charset=utf-8',
+      immutable: false,
+    });
+    expect(manifest.entries['/assets/js/main.0f3c9a77.js']).toMatchObject({ access: 'public', immutable: true });
+    // Too small to gain from compression: sent as it is.
+    expect(manifest.entries['/assets/js/main.0f3c9a77.js']?.br).toBeUndefined();
+    const br = manifest.entries['/docs/layout-engine']?.br;
+    expect(br?.file).toBe('docs/layout-engine/index.html.br');
+    expect(brotliDecompressSync(await readFile(join(dir, br?.file ?? ''))).toString()).toBe(page);
+    expect(manifest.inlineScriptHashes).toEqual(inlineScriptHashes(page));
+    expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(manifest)) as Manifest,
+    );
+  });
+
+  it('refuses a file whose readers were not worked out', async () => {
+    const dir = await build({ '404.html': page, 'docs/secret/index.html': page });
+    await expect(writeManifest(dir, new Map([['/404.html', 'public']]))).rejects.toThrow(
+      'No readers were worked out for /docs/secret/index.html; refusing to guess',
+    );
+  });
+
+  it('refuses a folder without a not-found page', async () => {
+    const dir = await build({ 'index.html': page });
+    await expect(writeManifest(dir, new Map([['/index.html', 'public']]))).rejects.toThrow(/it has no 404.html/);
+  });
+});
+
+describe('inline scripts and types', () => {
+  it('hashes executable inline scripts for the CSP and skips JSON data', () => {
+    const hashes = inlineScriptHashes(
+      '<script>a()</script><script type=application/ld+json>{"a":1}</script><script src=/x.js></script>',
+    );
+    expect(hashes).toEqual([`sha256-${createHash('sha256').update('a()').digest('base64')}`]);
+  });
+
+  it('types files by extension, case aside, and falls back to bytes', () => {
+    expect(contentTypeOf('/docs/layout-engine.md')).toBe('text/markdown; charset=utf-8');
+    expect(contentTypeOf('/IMG/LOGO.SVG')).toBe('image/svg+xml');
+    expect(contentTypeOf('/search/public/wasm.en.pagefind')).toBe('application/octet-stream');
+  });
+});

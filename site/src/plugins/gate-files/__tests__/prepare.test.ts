@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { MANIFEST_FILE, type Manifest } from '@portal/built-site';
+
+import { DEFAULT_OPTIONS } from '../options';
+import { writeGateManifest, writePageDerivatives } from '../prepare';
+import { makeMiniBuild, MINI_CHUNKS, STAFF_TEXT } from './__fixtures__/mini-build';
+
+const PARTNER = ['admin', 'partner', 'staff'];
+const STAFF = ['admin', 'staff'];
+
+describe('preparing a build for the gate', () => {
+  it('indexes, twins and labels every page for exactly its readers, and lists every file', async () => {
+    const { buildDir, generatedDir } = await makeMiniBuild();
+    const derived = await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
+    // One searchable page in each unit: the bundle of a unit holds its own pages only.
+    expect(derived).toMatchObject({
+      searchPages: { public: 1, 'admin+partner+staff': 1, 'admin+staff': 1 },
+      markdownPages: 3,
+    });
+    const manifest = await writeGateManifest(buildDir, generatedDir, DEFAULT_OPTIONS);
+    expect(JSON.parse(await readFile(join(buildDir, MANIFEST_FILE), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(manifest)) as Manifest,
+    );
+    const readers = (key: string): string[] | 'public' | undefined => {
+      const entry = manifest.entries[key];
+      return entry && (entry.access === 'public' ? 'public' : entry.groups);
+    };
+    expect(readers('/docs')).toBe('public');
+    expect(readers('/docs/layout-engine')).toEqual(PARTNER);
+    expect(readers('/docs/frontend-guidelines/gitflow')).toEqual(STAFF);
+    expect(readers(MINI_CHUNKS.lazy)).toEqual(STAFF);
+    // Markdown twins and llms.txt fragments: by the page's readers, by the unit's.
+    expect(readers('/docs.md')).toBe('public');
+    expect(readers('/docs/frontend-guidelines/gitflow.md')).toEqual(STAFF);
+    expect(readers('/llms/public/full.md')).toBe('public');
+    expect(readers('/llms/admin+staff/full.md')).toEqual(STAFF);
+    expect(await readFile(join(buildDir, 'llms', 'admin+staff', 'full.md'), 'utf8')).toContain(STAFF_TEXT);
+    expect(await readFile(join(buildDir, 'llms', 'public', 'full.md'), 'utf8')).not.toContain(STAFF_TEXT);
+    // Search bundles: by their unit; Pagefind's own ready-made interfaces are not shipped.
+    expect(readers('/search/public/pagefind.js')).toBe('public');
+    const staffBundle = Object.values(manifest.entries).filter((entry) => entry.url.startsWith('/search/admin+staff/'));
+    expect(staffBundle.length).toBeGreaterThan(2);
+    expect(staffBundle.every((entry) => entry.access === 'private' && entry.groups.join() === STAFF.join())).toBe(true);
+    expect(Object.keys(manifest.entries).some((key) => /pagefind-(component-|modular-)?ui/.test(key))).toBe(false);
+    // Files no page loads: robots.txt and the sitemap by the options, the feed by its section.
+    expect(readers('/robots.txt')).toBe('public');
+    expect(readers('/sitemap.xml')).toBe('public');
+    expect(readers('/blog/rss.xml')).toEqual(PARTNER);
+  });
+
+  it('starts a rerun from the files Docusaurus wrote', async () => {
+    const { buildDir, generatedDir } = await makeMiniBuild();
+    await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
+    const first = await writeGateManifest(buildDir, generatedDir, DEFAULT_OPTIONS);
+    await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
+    expect(existsSync(join(buildDir, 'docs', 'index.html.br'))).toBe(false);
+    const second = await writeGateManifest(buildDir, generatedDir, DEFAULT_OPTIONS);
+    expect(Object.keys(second.entries).sort()).toEqual(Object.keys(first.entries).sort());
+  });
+});

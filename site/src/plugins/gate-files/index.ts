@@ -1,0 +1,29 @@
+import type { LoadContext, Plugin } from '@docusaurus/types';
+
+import { afterOtherPostBuilds } from './after-other-plugins';
+import type { PluginOptions } from './options';
+import { summarize, writeGateManifest, writePageDerivatives } from './prepare';
+
+type PostBuild = NonNullable<Plugin['postBuild']>;
+
+/**
+ * `portal-gate-files`: after the build, what the gate server serves from (spec: the
+ * server-enforced gate): each access unit's search bundle, each page's Markdown twin and
+ * the llms.txt fragments, then every file labelled with the groups that may read it
+ * (file-readers.ts), precompressed, in the manifest (@portal/built-site/write). Its
+ * postBuild waits for the other plugins' (the sitemap, the blog feeds), so their files are
+ * labelled too; preset.ts loads it first for that.
+ */
+export default function gateFilesPlugin(context: LoadContext, options: PluginOptions): Plugin<void> {
+  const postBuild: PostBuild = async ({ outDir, plugins }) => {
+    const started = Date.now();
+    await afterOtherPostBuilds(plugins, postBuild);
+    await writePageDerivatives(outDir, context.generatedFilesDir, options);
+    const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options);
+    console.log(summarize(manifest, (Date.now() - started) / 1000));
+  };
+  return { name: 'portal-gate-files', postBuild };
+}
+
+export { validateOptions } from './options';
+export type { Options, PluginOptions } from './options';
