@@ -14,6 +14,7 @@ import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
+import { agentMeter } from './agent-meter.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
 import { Metrics } from './metrics.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
@@ -26,12 +27,13 @@ import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';
 import type { AuditEvent } from './db/audit.js';
+import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
 import { adminRoutes } from './routes/admin.js';
-import { agentCredential, agentRoutes, tokenLimitKey } from './routes/agents.js';
+import { agentCredential, agentRoutes, sendRefusal } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
@@ -203,20 +205,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
     store.audit.record({ at: new Date(), ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
   /**
-   * A session's page view: into the page view log (page-views.ts), or, when client
-   * addresses are kept, a row of the trail with the address.
+   * A page view, by a session or an agent: counted once per reader, page, way of reading and
+   * hour (page-views.ts), with the client address when the settings keep them.
    */
-  const recordView = (request: FastifyRequest, reader: Reader, path: string): void => {
-    if (config.audit.storeClientIp)
-      audit(request, {
-        kind: 'page.view',
-        actorUid: reader.uid,
-        actorEmail: reader.email,
-        path,
-        groups: reader.groups,
-      });
-    else store.views.record(reader, path);
-  };
+  const recordView = (request: FastifyRequest, reader: Reader, path: string, via: ViewChannel = 'page'): void =>
+    store.views.record(reader, path, via, config.audit.storeClientIp ? request.ip : null);
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -350,9 +343,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   };
 
-  app.get('/healthz', async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files, store: store.stats }),
-  );
+  // Liveness only: anyone may ask, so it tells nothing of the store's counters (when the
+  // trail is written is when private pages are read); those are on /metrics.
+  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
   // For the platform: /healthz says the process is alive; /readyz that it can serve
   // (manifest loaded, identity service, database and Redis reachable); /metrics for Prometheus.
@@ -514,11 +507,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(file.bodies[encoding] ?? file.bodies.identity);
   };
 
-  const markdownTokenLimit = app.createRateLimit({
-    max: config.tokenRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: tokenLimitKey,
-  });
+  const meter = agentMeter(app, config.tokenRateLimitPerMinute);
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     let file = site.lookup(path);
@@ -534,29 +523,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
       // Limited per token like every agent surface; only here, so pages read with a session
       // never pay for a limiter.
-      const limit = await markdownTokenLimit(request);
-      // (createRateLimit answers isAllowed only for an allow-listed key; isExceeded decides.)
-      if (!limit.isAllowed && limit.isExceeded)
+      const wait = await meter.charge(request, 1);
+      if (wait !== null)
         return reply
           .code(429)
-          .header('retry-after', String(limit.ttlInSeconds))
-          .send({ error: `Too many requests with this token; try again in ${limit.ttlInSeconds} s` });
+          .header('retry-after', String(wait))
+          .send({ error: `Too many requests with this token; try again in ${wait} s` });
       const credential = await agentCredential(context, request, reply, { sessions: false });
-      if (credential.kind === 'refused')
-        return reply
-          .code(credential.status)
-          .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
-          .send({ error: credential.error });
+      if (credential.kind === 'refused') return sendRefusal(reply, credential);
       if (credential.kind !== 'token' || !mayRead(credential.reader.groups, file.groups)) return reply.code(403).send();
       if (config.audit.pageViews)
-        audit(request, {
-          kind: 'page.view',
-          actorUid: credential.reader.uid,
-          actorEmail: credential.reader.email,
-          path: site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
-          groups: credential.reader.groups,
-          detail: { via: 'token' },
-        });
+        recordView(
+          request,
+          credential.reader,
+          site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
+          'token',
+        );
       return send(request, reply, file, 200);
     }
 
@@ -598,10 +580,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     directory,
     readerIndex,
     tokens,
+    meter,
     search,
     readerOf,
     requireSameOrigin,
     audit,
+    recordView,
   };
   await app.register((instance) => adminRoutes(instance, context), { prefix: '/api/admin' });
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });

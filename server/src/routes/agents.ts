@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,9 +5,10 @@ import { z } from 'zod';
 
 import { accessUnits, mayRead, policy } from '@portal/access';
 
+import { bearerToken } from '../agent-meter.js';
 import type { Reader } from '../auth/identity.js';
-import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
-import { listTokens } from '../db/tokens.js';
+import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tokens.js';
+import { listTokens, queryTokens, TOKEN_CURSOR_PATTERN, tokenCursorOf } from '../db/tokens.js';
 import { markdownUrl, pageOfMarkdown } from '../manifest/markdown-urls.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
@@ -26,7 +25,7 @@ export type AgentCredential =
   | { kind: 'token'; reader: Reader; tokenId: string }
   | { kind: 'session'; reader: Reader }
   | { kind: 'anonymous' }
-  | { kind: 'refused'; status: 401 | 503; error: string };
+  | { kind: 'refused'; status: 401 | 429 | 503; error: string; retryAfter?: number };
 
 /** The groups a credential reads with: null for anonymous (public only). */
 export const groupsOf = (credential: AgentCredential): readonly string[] | null =>
@@ -35,7 +34,9 @@ export const groupsOf = (credential: AgentCredential): readonly string[] | null 
 /**
  * The reader behind an agent request: a personal access token in `Authorization: Bearer`
  * (never in the URL, never as a cookie), else the session cookie, else anonymous. A
- * malformed, unknown, expired or revoked token is refused, not taken as anonymous.
+ * malformed, unknown, expired or revoked token is refused, not taken as anonymous, and
+ * counted against the client's address: past its refusals a token that is not known good
+ * is answered 429 before it costs a look-up.
  */
 export async function agentCredential(
   ctx: AgentContext,
@@ -45,11 +46,22 @@ export async function agentCredential(
 ): Promise<AgentCredential> {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const check = match?.[1] ? await ctx.tokens.check(match[1]) : ({ ok: false, reason: 'malformed' } as const);
+    const secret = bearerToken(header);
+    if (secret === null || !ctx.tokens.isKnown(secret)) {
+      const wait = await ctx.meter.refusalWait(request);
+      if (wait !== null)
+        return {
+          kind: 'refused',
+          status: 429,
+          error: `Too many refused tokens from this address; try again in ${wait} s`,
+          retryAfter: wait,
+        };
+    }
+    const check = secret !== null ? await ctx.tokens.check(secret) : ({ ok: false, reason: 'malformed' } as const);
     if (!check.ok) {
       if (check.reason === 'unavailable')
         return { kind: 'refused', status: 503, error: 'Tokens cannot be checked right now; try again shortly' };
+      await ctx.meter.countRefusal(request);
       return { kind: 'refused', status: 401, error: 'The token is not valid (unknown, expired or revoked)' };
     }
     if (check.firstUseToday)
@@ -68,16 +80,15 @@ export async function agentCredential(
   return reader === 'anonymous' ? { kind: 'anonymous' } : { kind: 'session', reader };
 }
 
-/** One budget per token (or per client address without one). */
-/** The rate-limit key of a request to an agent surface: its token (hashed), else its address. */
-export const tokenLimitKey = (request: FastifyRequest): string =>
-  request.headers.authorization
-    ? `token:${createHash('sha256').update(request.headers.authorization).digest('base64url').slice(0, 22)}`
-    : `ip:${request.ip}`;
-
-const perToken = (max: number) => ({
-  rateLimit: { max, timeWindow: 60_000, keyGenerator: tokenLimitKey },
-});
+/** Answers a refused credential: 401 with the Bearer challenge, 429 with when to come back, 503. */
+export function sendRefusal(
+  reply: FastifyReply,
+  credential: Extract<AgentCredential, { kind: 'refused' }>,
+): FastifyReply {
+  if (credential.retryAfter !== undefined) void reply.header('retry-after', String(credential.retryAfter));
+  if (credential.status === 401) void reply.header('www-authenticate', 'Bearer realm="norigin-developer-docs"');
+  return reply.code(credential.status).send({ error: credential.error });
+}
 
 /** The llms.txt fragments a reader may read, in the policy's unit order. */
 function fragments(ctx: AgentContext, groups: readonly string[] | null, which: 'index' | 'full'): string[] {
@@ -152,15 +163,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       if (!file || !readable(reader.groups, file)) return notFound(path);
       const page = pageOfMarkdown(file.url) ?? file.url;
       // Like every other page view: recorded unless AUDIT_PAGE_VIEWS=false turns them off.
-      if (ctx.config.audit.pageViews)
-        ctx.audit(request, {
-          kind: 'page.view',
-          actorUid: reader.uid,
-          actorEmail: reader.email,
-          path: ctx.site.lookup(page)?.url ?? page,
-          groups: reader.groups,
-          detail: { via: 'mcp' },
-        });
+      if (ctx.config.audit.pageViews) ctx.recordView(request, reader, ctx.site.lookup(page)?.url ?? page, 'mcp');
       return { content: [{ type: 'text', text: file.bodies.identity?.toString('utf8') ?? '' }] };
     },
   );
@@ -217,17 +220,24 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
  * reader, or by an administrator), and the MCP server at `/mcp` (tokens only).
  */
 export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  const refuse = (reply: FastifyReply, credential: Extract<AgentCredential, { kind: 'refused' }>) =>
-    reply
-      .code(credential.status)
-      .header('www-authenticate', 'Bearer realm="norigin-developer-docs"')
-      .send({ error: credential.error });
+  const refuse = sendRefusal;
+  /** Charges the request's budget before its credential is even looked up: `cost` units (an MCP batch: its messages). */
+  const metered =
+    (cost: (request: FastifyRequest) => number = () => 1) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const wait = await ctx.meter.charge(request, cost(request));
+      if (wait !== null)
+        await reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ error: `Too many requests with this token; try again in ${wait} s` });
+    };
 
   for (const [path, which] of [
     ['/llms.txt', 'index'],
     ['/llms-full.txt', 'full'],
   ] as const) {
-    app.get(path, { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
+    app.get(path, { preHandler: metered() }, async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
       const credential = await agentCredential(ctx, request, reply);
       if (credential.kind === 'refused') return refuse(reply, credential);
@@ -245,7 +255,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   app.get(
     '/api/search',
     {
-      config: perToken(ctx.config.tokenRateLimitPerMinute),
+      preHandler: metered(),
       schema: {
         querystring: {
           type: 'object',
@@ -300,6 +310,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       groupLabels: policy.groups,
       tokens: await listTokens(ctx.store.db, reader.uid),
       maxDays: MAX_TOKEN_DAYS,
+      maxLive: MAX_LIVE_TOKENS,
     };
   });
 
@@ -323,7 +334,14 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       const reader = await sessionReader(request, reply);
       if (!reader) return reply;
       const { name, days } = request.body as { name: string; days: number };
-      const { token, record } = await ctx.tokens.create(reader, name.trim(), days);
+      let created;
+      try {
+        created = await ctx.tokens.create(reader, name.trim(), days);
+      } catch (error) {
+        if (error instanceof TooManyTokensError) return reply.code(409).send({ error: error.message });
+        throw error;
+      }
+      const { token, record } = created;
       ctx.audit(request, {
         kind: 'token.created',
         actorUid: reader.uid,
@@ -356,7 +374,11 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
 
   // MCP over Streamable HTTP, stateless: each request is answered by a server made for the
   // reader of its token. Tokens only: an assistant has no session cookie.
-  app.post('/mcp', { config: perToken(ctx.config.tokenRateLimitPerMinute) }, async (request, reply) => {
+  // Every JSON-RPC message of a batch (MCP 2025-03-26 allows batches) is a unit of the budget:
+  // a batch of a hundred read_page calls costs what a hundred requests do.
+  const messages = (request: FastifyRequest): number =>
+    Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
+  app.post('/mcp', { preHandler: metered(messages) }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
@@ -398,15 +420,37 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     });
 }
 
-/** For administrators: every reader's tokens, and revoking any of them. */
+/** Most tokens on a page of the administrators' list. */
+const ADMIN_TOKEN_PAGE = 200;
+
+/** For administrators: every reader's tokens, a page at a time, and revoking any of them. */
 export async function adminTokenRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  app.get('/tokens', async (request, reply) => {
-    if (!ctx.store.readyNow) return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
-    const { reader } = request.query as { reader?: string };
-    const all = await listTokens(ctx.store.db, null);
-    const wanted = reader?.trim().toLowerCase();
-    return { tokens: wanted ? all.filter((t) => t.email.toLowerCase() === wanted || t.uid === wanted) : all };
-  });
+  app.get(
+    '/tokens',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            reader: { type: 'string', maxLength: 254 },
+            // The `next` of the page before.
+            before: { type: 'string', pattern: TOKEN_CURSOR_PATTERN },
+            limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!ctx.store.readyNow)
+        return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
+      const query = request.query as { reader?: string; before?: string; limit?: string };
+      const limit = Math.min(Number(query.limit ?? ADMIN_TOKEN_PAGE), ADMIN_TOKEN_PAGE);
+      const tokens = await queryTokens(ctx.store.db, { reader: query.reader, before: query.before, limit });
+      const last = tokens.at(-1);
+      return { tokens, next: tokens.length === limit && last ? tokenCursorOf(last) : null };
+    },
+  );
   app.delete('/tokens/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const revoked = await ctx.tokens.revoke(id, null);
