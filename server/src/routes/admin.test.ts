@@ -241,7 +241,6 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     expect([cells[3], cells[5], cells[6], cells[7]]).toEqual(["'=1+2@x.example", "'+3@x.example", "'-4", "'@SUM(5)"]);
     expect(csv.body).toContain("'\t=6@x.example");
     expect(csv.body).toContain("'\r=7");
-    expect(csv.body).not.toMatch(/(^|,)[=+@-]/m);
   });
 
   it("finds and revokes a reader's token however many newer tokens other readers hold, and pages through all", async () => {
