@@ -181,3 +181,26 @@ test.describe('a partner on the home page', () => {
     await close();
   });
 });
+
+test('the public start-up code holds no private description: the blog’s own reaches its partner and staff readers only', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  // What the blog says of itself, as a partner reads it.
+  const { page, close } = await partnerPage(browser, String(baseURL));
+  const blog = await page.request.get('/blog');
+  expect(blog.status()).toBe(200);
+  const description = /<meta[^>]*name="?description"?[^>]*content="([^"]+)"/.exec(await blog.text())?.[1];
+  await close();
+  expect(description?.length).toBeGreaterThan(20);
+  // The scripts every visitor's page loads first (the runtime and main bundles), fetched signed out.
+  const home = await request.get('/');
+  const scripts = [...(await home.text()).matchAll(/<script[^>]*src="?([^" >]+\.js)/g)].map((match) => match[1]);
+  expect(scripts.some((src) => /\/main\.[^/]*\.js$/.test(String(src)))).toBe(true);
+  for (const src of scripts) {
+    const script = await request.get(String(src));
+    expect(script.status(), String(src)).toBe(200);
+    expect(await script.text(), String(src)).not.toContain(String(description));
+  }
+});

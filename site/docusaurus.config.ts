@@ -1,5 +1,6 @@
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
+import type { Options as BlogOptions } from '@docusaurus/plugin-content-blog';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import { isPublicRoute, readersClass, readersOf } from '@portal/access';
 
@@ -87,6 +88,20 @@ const config: Config = {
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
     // the metadata every docs page loads (the preset's own docs plugin is off below).
     ['./src/plugins/gated-docs.ts', { routeBasePath: 'docs', sidebarPath: './sidebars.ts' } satisfies DocsOptions],
+    // The classic blog plugin with its description read from blog/description.txt: the site
+    // config is in the public main bundle, and the blog is for partners and staff.
+    [
+      './src/plugins/private-blog.ts',
+      {
+        blogTitle: 'Blog',
+        showReadingTime: true,
+        tags: 'tags.yml',
+        onInlineTags: 'throw',
+        onInlineAuthors: 'throw',
+        onUntruncatedBlogPosts: 'throw',
+        feedOptions: { type: ['rss', 'atom'], xslt: true },
+      } satisfies BlogOptions,
+    ],
     // The latest release of each project, read from the changelogs, for the home page.
     './src/plugins/releases/index.ts',
   ],
@@ -113,17 +128,8 @@ const config: Config = {
       {
         // Registered above, wrapped: src/plugins/gated-docs.ts.
         docs: false,
-        blog: {
-          blogTitle: 'Blog',
-          blogDescription:
-            'Release notes explained, platform quirks and how-tos from the Norigin front-end team, for developers building TV apps with our packages.',
-          showReadingTime: true,
-          tags: 'tags.yml',
-          onInlineTags: 'throw',
-          onInlineAuthors: 'throw',
-          onUntruncatedBlogPosts: 'throw',
-          feedOptions: { type: ['rss', 'atom'], xslt: true },
-        },
+        // Registered above, wrapped: src/plugins/private-blog.ts.
+        blog: false,
         theme: { customCss: './src/css/custom.css' },
         sitemap: {
           // Anonymous crawlers can read only the public pages, so the sitemap lists only those.

@@ -23,7 +23,7 @@ import { recordFigure } from './record';
  * image and its alt text, its front-matter description) and in a chunk that only a
  * staff-only page loads (a lazily imported module). Partner canaries sit in the layout
  * engine's landing page (body and description), the DASH adapter's page, the in-depth
- * navigation guide and a blog post.
+ * navigation guide, a blog post and the blog's description.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = join(root, 'e2e', '.canary');
@@ -45,6 +45,7 @@ const partnerCanaries = {
   package: canary('partner package'),
   sibling: canary('partner sibling'),
   blog: canary('partner blog'),
+  blogDescription: canary('partner blog description'),
 };
 const allCanaries = { ...staffCanaries, ...partnerCanaries };
 
@@ -108,6 +109,8 @@ test.beforeAll(async () => {
   );
   const welcome = readdirSync(join(siteDir, 'blog')).find((name) => name.endsWith('-welcome'));
   appendFileSync(join(siteDir, 'blog', welcome ?? '', 'index.md'), `\n${partnerCanaries.blog}\n`);
+  // The blog's description, read by its plugin at build time (site/src/plugins/private-blog.ts).
+  writeFileSync(join(siteDir, 'blog', 'description.txt'), `${partnerCanaries.blogDescription}\n`);
 
   const docusaurus = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
   const build = spawnSync(process.execPath, [docusaurus, 'build'], { cwd: siteDir, encoding: 'utf8' });

@@ -38,13 +38,14 @@ import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';
 import type { AuditEvent } from './db/audit.js';
+import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
-import { BEARER_CHALLENGE, guards } from './plugins/guards.js';
+import { agentMeter, agentReader } from './plugins/agent-meter.js';
+import { guards } from './plugins/guards.js';
 import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.js';
-import { tokenLimitKey } from './plugins/token-limit.js';
 import { adminRoutes } from './routes/admin.js';
 import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
@@ -213,20 +214,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
     store.audit.record({ at: new Date(), ...event, clientIp: config.audit.storeClientIp ? request.ip : null });
   /**
-   * A session's page view: into the page view log (page-views.ts), or, when client
-   * addresses are kept, a row of the trail with the address.
+   * A page view, by a session or an agent: counted once per reader, page, way of reading and
+   * hour (page-views.ts), with the client address when the settings keep them.
    */
-  const recordView = (request: FastifyRequest, reader: Reader, path: string): void => {
-    if (config.audit.storeClientIp)
-      audit(request, {
-        kind: 'page.view',
-        actorUid: reader.uid,
-        actorEmail: reader.email,
-        path,
-        groups: reader.groups,
-      });
-    else store.views.record(reader, path);
-  };
+  const recordView = (request: FastifyRequest, reader: Reader, path: string, via: ViewChannel = 'page'): void =>
+    store.views.record(reader, path, via, config.audit.storeClientIp ? request.ip : null);
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -317,8 +309,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   const hidden = { schema: { hide: true } };
+  // Liveness only: anyone may ask, so it tells nothing of the store's counters (when the
+  // trail is written is when private pages are read); those are on /metrics.
   app.get('/healthz', hidden, async (_request, reply) =>
-    reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files, store: store.stats }),
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
   // For the platform: /healthz says the process is alive; /readyz that it can serve
@@ -476,11 +470,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(file.bodies[encoding] ?? file.bodies.identity);
   };
 
-  const markdownTokenLimit = app.createRateLimit({
-    max: config.tokenRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: tokenLimitKey,
-  });
+  const meter = agentMeter(app, config.tokenRateLimitPerMinute);
   app.get('/*', hidden, async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     let file = site.lookup(path);
@@ -497,32 +487,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
       // Limited per token like every agent surface; only here, so pages read with a session
       // never pay for a limiter.
-      const limit = await markdownTokenLimit(request);
-      // (createRateLimit answers isAllowed only for an allow-listed key; isExceeded decides.)
-      if (!limit.isAllowed && limit.isExceeded)
+      const wait = await meter.charge(request, 1);
+      if (wait !== null)
         return reply
           .code(429)
-          .header('retry-after', String(limit.ttlInSeconds))
-          .send({ error: `Too many requests with this token; try again in ${limit.ttlInSeconds} s` });
-      const outcome = await request.reader;
-      settleOutcome(outcome, request, reply, { cookies, audit });
-      if (outcome.kind === 'unavailable')
-        return reply.code(503).send({ error: 'Tokens cannot be checked right now; try again shortly' });
-      if (outcome.kind === 'refused')
-        return reply
-          .code(401)
-          .header('www-authenticate', BEARER_CHALLENGE)
-          .send({ error: 'The token is not valid (unknown, expired or revoked)' });
+          .header('retry-after', String(wait))
+          .send({ error: `Too many requests with this token; try again in ${wait} s` });
+      const outcome = await agentReader(request, reply, context);
+      if (outcome === null) return reply;
       if (outcome.kind !== 'reader' || !mayRead(outcome.reader.groups, file.groups)) return reply.code(403).send();
       if (config.audit.pageViews)
-        audit(request, {
-          kind: 'page.view',
-          actorUid: outcome.reader.uid,
-          actorEmail: outcome.reader.email,
-          path: site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
-          groups: outcome.reader.groups,
-          detail: { via: 'token' },
-        });
+        recordView(
+          request,
+          outcome.reader,
+          site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
+          'token',
+        );
       return send(request, reply, file, 200);
     }
 
@@ -562,10 +542,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     directory,
     readerIndex,
     tokens,
+    meter,
     search,
     guards: guard,
     cookies,
     audit,
+    recordView,
   };
   // Guards by prefix: everything under /api/admin is for administrators only.
   await app.register(

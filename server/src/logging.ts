@@ -1,11 +1,24 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** A request URL fit for the logs: no query string, and no token even in the path. */
+/** Percent-escapes of characters a token is made of (and of `%`, so double encoding goes too): any spelling of a token reads as one. */
+function decodeTokenCharacters(path: string): string {
+  let decoded = path;
+  for (let round = 0; round < 4; round++) {
+    const next = decoded.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+      const character = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9_%-]/.test(character) ? character : escape;
+    });
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded;
+}
+
+/** A request URL fit for the logs: no query string, and no token even in the path, however it is encoded. */
 export function redactUrl(url: string): string {
   const [path = '', query] = url.split('?', 2);
-  return (
-    path.replace(/norigin_pat_[A-Za-z0-9_-]+/g, 'norigin_pat_[redacted]') + (query === undefined ? '' : '?[redacted]')
-  );
+  const redacted = decodeTokenCharacters(path).replace(/norigin_pat_[A-Za-z0-9_-]*/gi, 'norigin_pat_[redacted]');
+  return redacted + (query === undefined ? '' : '?[redacted]');
 }
 
 /**

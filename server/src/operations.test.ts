@@ -2,15 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
-import { ORIGIN, signInCookie, testApp } from './test/harness.js';
+import { ORIGIN, signInCookie, storeReady, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite } from './test/test-site.js';
 import { REQUEST_ID } from './request-id.js';
-
-async function ready(app: FastifyInstance): Promise<void> {
-  for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 describe('operations', () => {
   let app: FastifyInstance;
@@ -18,7 +13,7 @@ describe('operations', () => {
 
   beforeAll(async () => {
     ({ app, readers } = await testApp(await makeTestSite()));
-    await ready(app);
+    await storeReady(app);
   });
   afterAll(() => app.close());
 
@@ -86,8 +81,8 @@ describe('replicas sharing Redis', () => {
     const env = { REDIS_URL: redis.url, SESSION_CACHE_TTL_SECONDS: '60', SESSION_RATE_LIMIT: '4' };
     ({ app: one, readers } = await testApp(site, env));
     ({ app: two } = await testApp(site, env));
-    await ready(one);
-    await ready(two);
+    await storeReady(one);
+    await storeReady(two);
   });
   afterAll(async () => {
     await one?.close();

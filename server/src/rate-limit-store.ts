@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 type Callback = (error: Error | null, result: { current: number; ttl: number } | null) => void;
 interface Store {
   incr(key: string, callback: Callback, timeWindow: number, max: number): void;
-  read?(key: string, callback: Callback, timeWindow: number, max: number): void;
+  read(key: string, callback: Callback, timeWindow: number, max: number): void;
   child(options: RouteOptions): Store;
 }
 interface RouteOptions {
@@ -42,6 +42,17 @@ export function sharedRateLimitStore(redis: Redis): new (options: FastifyRateLim
       this.shared.incr(
         key,
         (error, result) => (error ? this.local.incr(key, callback, timeWindow, max) : callback(null, result)),
+        timeWindow,
+        max,
+      );
+    }
+
+    /** The count without adding to it (a limiter's `{ increment: false }`: the agent meter). */
+    read(key: string, callback: Callback, timeWindow: number, max: number): void {
+      if (redis.status !== 'ready') return this.local.read(key, callback, timeWindow, max);
+      this.shared.read(
+        key,
+        (error, result) => (error ? this.local.read(key, callback, timeWindow, max) : callback(null, result)),
         timeWindow,
         max,
       );

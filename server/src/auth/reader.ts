@@ -34,9 +34,12 @@ export interface Credentials {
   cached?: Reader | null;
 }
 
-/** `Bearer <token>`, in any case and spacing; anything else is null. */
-export function bearerToken(header: string): string | null {
-  return /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? null;
+/**
+ * The token of an `Authorization` header: `Bearer <token>` with the scheme in any case and any
+ * whitespace between (RFC 9110 §11.1), or null for any other header.
+ */
+export function bearerToken(header: string | undefined): string | null {
+  return (header === undefined ? null : /^\s*bearer\s+(\S+)\s*$/i.exec(header)?.[1]) ?? null;
 }
 
 /**

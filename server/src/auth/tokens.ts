@@ -5,12 +5,21 @@ import { LRUCache } from 'lru-cache';
 import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX } from '@portal/contract/names';
 
 import type { Database } from '../db/database.js';
-import { insertToken, markTokenUsed, revokeToken, tokenByHash, type TokenRecord } from '../db/tokens.js';
+import { insertTokenWithin, markTokenUsed, revokeToken, tokenByHash, type TokenRecord } from '../db/tokens.js';
 import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 
 // The token's prefix (for secret scanners) and longest life are the API contract's.
 export { MAX_TOKEN_DAYS, TOKEN_PREFIX };
+/** Live (unrevoked, unexpired) tokens a reader may hold at once: one per assistant and machine, with room to rotate. */
+export const MAX_LIVE_TOKENS = 10;
+
+/** A reader who already holds MAX_LIVE_TOKENS live tokens asked for another. */
+export class TooManyTokensError extends Error {
+  constructor() {
+    super(`You hold ${MAX_LIVE_TOKENS} live tokens, the most a reader may; revoke one first`);
+  }
+}
 
 export type TokenCheck =
   | { ok: true; reader: Reader; token: TokenRecord; firstUseToday: boolean }
@@ -27,6 +36,8 @@ const hashOf = (secret: string): string => createHash('sha256').update(secret).d
  */
 export class TokenService {
   private readonly known: LRUCache<string, TokenRecord>;
+  /** Hashes the database did not know: asked again, they cost no look-up (a new token never has one of them). */
+  private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
 
   constructor(
     private readonly db: () => Database | null,
@@ -50,7 +61,7 @@ export class TokenService {
   /** Makes a token for `reader`; the secret is returned this once and never again. */
   async create(reader: Reader, name: string, days: number): Promise<{ token: string; record: TokenRecord }> {
     const secret = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const record = await insertToken(this.store(), {
+    const record = await insertTokenWithin(this.store(), MAX_LIVE_TOKENS, new Date(this.clock()), {
       id: randomUUID(),
       uid: reader.uid,
       email: reader.email,
@@ -59,6 +70,7 @@ export class TokenService {
       secretHash: hashOf(secret),
       expiresAt: new Date(this.clock() + Math.min(days, MAX_TOKEN_DAYS) * 86_400_000),
     });
+    if (record === null) throw new TooManyTokensError();
     return { token: secret, record };
   }
 
@@ -68,12 +80,16 @@ export class TokenService {
     const hash = hashOf(secret);
     let token = this.known.get(hash);
     if (!token) {
+      if (this.unknown.has(hash)) return { ok: false, reason: 'unknown' };
       try {
         token = (await tokenByHash(this.store(), hash)) ?? undefined;
       } catch {
         return { ok: false, reason: 'unavailable' };
       }
-      if (!token) return { ok: false, reason: 'unknown' };
+      if (!token) {
+        this.unknown.set(hash, true);
+        return { ok: false, reason: 'unknown' };
+      }
       this.known.set(hash, token);
     }
     if (token.revokedAt !== null) return { ok: false, reason: 'revoked' };
@@ -93,6 +109,13 @@ export class TokenService {
       this.known.set(hash, token);
     }
     return { ok: true, reader, token, firstUseToday };
+  }
+
+  /** Whether a token was checked good lately (and is not revoked or expired since): no refusal limit stands in its way. */
+  isKnown(secret: string): boolean {
+    if (!TOKEN_PATTERN.test(secret)) return false;
+    const token = this.known.get(hashOf(secret));
+    return token !== undefined && token.revokedAt === null && Date.parse(token.expiresAt) > this.clock();
   }
 
   /** Revokes a token (the reader's own unless `uid` is null: an administrator); it stops working here at once. */

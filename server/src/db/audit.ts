@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import { deletePageViewsBefore, queryPageViews, type PageView } from './page-views.js';
+import { deletePageViewsBefore, queryPageViews, type StoredPageView } from './page-views.js';
 
 /** What the audit trail records. */
 export type AuditKind =
@@ -191,36 +191,36 @@ function toRow(raw: RawRow): AuditRow {
 
 /**
  * Where the trail goes on from: the last row's time (milliseconds) and id. Rows of
- * audit_events have a number for id; page views kept in blocks (page-views.ts) `v`, the
- * block and the view's place in it.
+ * audit_events have a number for id; page views (page-views.ts) `v` and the view row's id.
  */
 export function cursorOf(row: Pick<AuditRow, 'at' | 'id'>): string {
   return `${Date.parse(row.at)}.${row.id}`;
 }
 
-export const CURSOR_PATTERN = '^[0-9]{1,15}[.](?:[0-9]{1,19}|v[0-9]{1,19}-[0-9]{1,9})$';
+export const CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
 
 interface Cursor {
   at: number;
   event: bigint | null;
-  view: { block: bigint; n: number } | null;
+  view: bigint | null;
 }
 
 function parseCursor(text: string): Cursor {
-  const match = /^(\d{1,15})\.(?:(\d{1,19})|v(\d{1,19})-(\d{1,9}))$/.exec(text);
+  const match = /^(\d{1,15})\.(v?)(\d{1,19})$/.exec(text);
   if (!match) throw new RangeError(`"${text}" is not a place in the trail`);
-  const [, at, event, block, n] = match;
+  const [, at, isView, id] = match;
   return {
     at: Number(at),
-    event: event === undefined ? null : BigInt(event),
-    view: block === undefined ? null : { block: BigInt(block), n: Number(n) },
+    event: isView ? null : BigInt(id as string),
+    view: isView ? BigInt(id as string) : null,
   };
 }
 
-function viewRow(view: PageView): AuditRow {
+/** A row of page views in the trail: at its first view, with how many views and the last one's time. */
+function viewRow(view: StoredPageView): AuditRow {
   return {
-    id: `v${view.block}-${view.n}`,
-    at: new Date(view.at).toISOString(),
+    id: `v${view.id}`,
+    at: new Date(view.firstAt).toISOString(),
     kind: 'page.view',
     actorUid: view.uid,
     actorEmail: view.email,
@@ -228,17 +228,21 @@ function viewRow(view: PageView): AuditRow {
     subjectEmail: null,
     path: view.path,
     groups: view.groups,
-    detail: {},
-    clientIp: null,
-    demo: false,
+    detail: {
+      views: view.count,
+      lastAt: new Date(view.lastAt).toISOString(),
+      ...(view.via === 'page' ? {} : { via: view.via }),
+    },
+    clientIp: view.clientIp === '' ? null : view.clientIp,
+    demo: view.demo,
   };
 }
 
 /**
- * The trail, newest first (time, then a block's page views before the other events of the
- * same millisecond, then id), filtered; page with `before` (the last row's `cursorOf`).
- * Events are rows of audit_events, written with millisecond times; a session's page views
- * are in blocks (page-views.ts); the two are read side by side and merged.
+ * The trail, newest first (time, then page views before the other events of the same
+ * millisecond, then id), filtered; page with `before` (the last row's `cursorOf`). Events are
+ * rows of audit_events, written with millisecond times; page views are counted per reader,
+ * page and hour (page-views.ts), a row each; the two are read side by side and merged.
  */
 export async function queryAudit(db: Database, filter: AuditFilter): Promise<AuditRow[]> {
   const limit = Math.min(Math.max(filter.limit ?? 100, 1), 100_000);
@@ -274,7 +278,7 @@ export async function queryAudit(db: Database, filter: AuditFilter): Promise<Aud
     ),
     wantViews
       ? queryPageViews(db, {
-          reader: filter.reader,
+          reader: filter.reader || undefined,
           from: filter.from,
           to: filter.to,
           after: cursor ? { at: cursor.at, view: cursor.view } : undefined,
@@ -289,7 +293,7 @@ export async function queryAudit(db: Database, filter: AuditFilter): Promise<Aud
   while (rows.length < limit && (e < events.length || v < views.length)) {
     const event = events[e];
     const view = views[v];
-    if (view && (!event || view.at >= new Date(event.at).getTime())) {
+    if (view && (!event || view.firstAt >= new Date(event.at).getTime())) {
       rows.push(viewRow(view));
       v++;
     } else if (event) {

@@ -14,6 +14,7 @@ import { cursorOf, deleteOlderThan, insertAuditEvents, queryAudit } from './audi
 import type { Database } from './database.js';
 import { insights } from './insights.js';
 import { migrate, MIGRATIONS } from './migrations.js';
+import { addPageViews } from './page-views.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number): Date => new Date(Date.now() - days * DAY);
@@ -42,24 +43,129 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'audit_events',
       'invitations',
       'page_feedback',
-      'page_view_blocks',
+      'page_views',
       'schema_migrations',
       'search_events',
     ]);
   });
 
-  it('migrates from the previous version, keeping its rows', async () => {
+  it('migrates from the previous version, counting its page views (rows and blocks) into a row per reader, page and hour', async () => {
     const older = await freshDatabase(kind);
     try {
       const previous = (MIGRATIONS.at(-1)?.version ?? 1) - 1;
       await migrate(older, previous);
+      const hour = Date.UTC(2026, 10, 20, 9);
       await insertAuditEvents(older, [
-        { kind: 'page.view', actorUid: 'u1', path: '/docs/whitelabel/', groups: ['partner'] },
+        {
+          kind: 'page.view',
+          actorUid: 'u1',
+          actorEmail: 'u1@x.example',
+          path: '/docs/whitelabel/',
+          groups: ['partner'],
+          at: new Date(hour + 1000),
+        },
+        {
+          kind: 'page.view',
+          actorUid: 'u1',
+          actorEmail: 'u1@x.example',
+          path: '/docs/whitelabel/',
+          groups: ['partner'],
+          at: new Date(hour + 2000),
+        },
+        {
+          kind: 'page.view',
+          actorUid: 'u1',
+          actorEmail: 'u1@x.example',
+          path: '/docs/whitelabel/',
+          groups: ['partner'],
+          detail: { via: 'mcp' },
+          at: new Date(hour + 3000),
+        },
+        { kind: 'session.started', actorUid: 'u1', at: new Date(hour) },
       ]);
+      // A block of version 6: per view, uint32 milliseconds after first_at, uint16 reader, uint16 page.
+      const views = Buffer.alloc(4 * 8);
+      [
+        [0, 0, 0],
+        [5, 0, 0],
+        [10, 1, 0],
+        [3_600_000, 0, 1],
+      ].forEach(([ms, reader, page], i) => {
+        views.writeUInt32LE(ms as number, i * 8);
+        views.writeUInt16LE(reader as number, i * 8 + 4);
+        views.writeUInt16LE(page as number, i * 8 + 6);
+      });
+      await older.query(
+        `insert into page_view_blocks (first_at, last_at, count, readers, pages, views)
+         values ($1::timestamptz, $2::timestamptz, 4, $3::jsonb, $4::jsonb, decode($5, 'hex'))`,
+        [
+          new Date(hour + 500).toISOString(),
+          new Date(hour + 500 + 3_600_000).toISOString(),
+          JSON.stringify([
+            ['u1', 'u1@x.example', ['partner']],
+            ['u2', 'u2@x.example', ['staff', 'a "b"']],
+          ]),
+          JSON.stringify(['/docs/whitelabel/', '/docs/layout-engine/']),
+          views.toString('hex'),
+        ],
+      );
       const report = await migrate(older);
       expect(report.from).toBe(previous);
       expect(report.applied).toHaveLength(MIGRATIONS.length - previous);
-      expect(await queryAudit(older, {})).toHaveLength(1);
+      const rows = await older.query<Record<string, unknown>>(
+        `select uid, email, groups, path, via, count, extract(epoch from first_at) * 1000 as first, extract(epoch from last_at) * 1000 as last
+         from page_views order by uid, path, via`,
+      );
+      expect(rows.map((row) => ({ ...row, first: Number(row.first), last: Number(row.last) }))).toEqual([
+        {
+          uid: 'u1',
+          email: 'u1@x.example',
+          groups: ['partner'],
+          path: '/docs/layout-engine/',
+          via: 'page',
+          count: 1,
+          first: hour + 3_600_500,
+          last: hour + 3_600_500,
+        },
+        {
+          uid: 'u1',
+          email: 'u1@x.example',
+          groups: ['partner'],
+          path: '/docs/whitelabel/',
+          via: 'mcp',
+          count: 1,
+          first: hour + 3000,
+          last: hour + 3000,
+        },
+        {
+          uid: 'u1',
+          email: 'u1@x.example',
+          groups: ['partner'],
+          path: '/docs/whitelabel/',
+          via: 'page',
+          count: 4,
+          first: hour + 500,
+          last: hour + 2000,
+        },
+        {
+          uid: 'u2',
+          email: 'u2@x.example',
+          groups: ['staff', 'a "b"'],
+          path: '/docs/whitelabel/',
+          via: 'page',
+          count: 1,
+          first: hour + 510,
+          last: hour + 510,
+        },
+      ]);
+      // The trail keeps its other events; its page views are these rows now.
+      expect((await queryAudit(older, {})).map((row) => row.kind).sort()).toEqual([
+        'page.view',
+        'page.view',
+        'page.view',
+        'page.view',
+        'session.started',
+      ]);
     } finally {
       await older.close();
     }
@@ -212,17 +318,25 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     const store = await freshDatabase(kind);
     try {
       await migrate(store);
+      const view = (uid: string, path: string, groups: string[], at: Date) => ({
+        period: at.getTime() - (at.getTime() % 3_600_000),
+        uid,
+        email: null,
+        groups,
+        path,
+        via: 'page' as const,
+        clientIp: '',
+        firstAt: at.getTime(),
+        lastAt: at.getTime(),
+        count: 1,
+      });
+      await addPageViews(store, [
+        view('p1', '/docs/whitelabel/', ['partner'], daysAgo(2)),
+        view('p1', '/docs/whitelabel/', ['partner'], daysAgo(1)),
+        view('p2', '/docs/layout-engine/', ['partner'], daysAgo(1)),
+        view('s1', '/docs/frontend-guidelines/GitFlow', ['staff'], daysAgo(1)),
+      ]);
       await insertAuditEvents(store, [
-        { kind: 'page.view', actorUid: 'p1', path: '/docs/whitelabel/', groups: ['partner'], at: daysAgo(2) },
-        { kind: 'page.view', actorUid: 'p1', path: '/docs/whitelabel/', groups: ['partner'], at: daysAgo(1) },
-        { kind: 'page.view', actorUid: 'p2', path: '/docs/layout-engine/', groups: ['partner'], at: daysAgo(1) },
-        {
-          kind: 'page.view',
-          actorUid: 's1',
-          path: '/docs/frontend-guidelines/GitFlow',
-          groups: ['staff'],
-          at: daysAgo(1),
-        },
         { kind: 'session.started', actorUid: 'p1', groups: ['partner'], at: daysAgo(1) },
       ]);
       await insertSearchEvents(store, [

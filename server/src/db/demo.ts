@@ -7,6 +7,7 @@ import type { Site } from '../site.js';
 import { insertSearchEvents, saveFeedback, type SearchEvent } from './activity.js';
 import { insertAuditEvents, type AuditEvent } from './audit.js';
 import type { Database } from './database.js';
+import { addPageViews, VIEW_INTERVAL_MS, type PageViewRow } from './page-views.js';
 
 /** The demo readers `npm start` seeds in the emulator (emulator/demo-readers.json). */
 interface DemoReader {
@@ -87,6 +88,7 @@ export async function seedDemoActivity(
   const now = Date.now();
   const events: AuditEvent[] = [];
   const searches: SearchEvent[] = [];
+  const pageViews: PageViewRow[] = [];
   for (let day = 29; day >= 0; day--) {
     for (const reader of readers) {
       const readable = pages.filter((page) => page.groups.some((group) => reader.groups.includes(group)));
@@ -108,13 +110,18 @@ export async function seedDemoActivity(
       });
       for (let view = 0; view < views; view++) {
         const page = next() < 0.7 ? pick(favourites) : pick(readable);
-        events.push({
-          kind: 'page.view',
-          at: new Date(dayStart - Math.floor(next() * 3_000_000)),
-          actorUid: reader.uid,
-          actorEmail: reader.email,
-          path: page.url,
+        const at = dayStart - Math.floor(next() * 3_000_000);
+        pageViews.push({
+          period: at - (at % VIEW_INTERVAL_MS),
+          uid: reader.uid,
+          email: reader.email,
           groups: reader.groups,
+          path: page.url,
+          via: 'page',
+          clientIp: '',
+          firstAt: at,
+          lastAt: at,
+          count: 1,
           demo: true,
         });
       }
@@ -140,6 +147,20 @@ export async function seedDemoActivity(
   });
   for (let start = 0; start < events.length; start += 500)
     await insertAuditEvents(db, events.slice(start, start + 500));
+  // Views of one page by one reader in one hour are one row (page-views.ts).
+  const rows = new Map<string, PageViewRow>();
+  for (const view of pageViews) {
+    const key = `${view.period} ${view.uid} ${view.path}`;
+    const row = rows.get(key);
+    if (!row) rows.set(key, view);
+    else
+      Object.assign(row, {
+        count: row.count + 1,
+        firstAt: Math.min(row.firstAt, view.firstAt),
+        lastAt: Math.max(row.lastAt, view.lastAt),
+      });
+  }
+  await addPageViews(db, [...rows.values()]);
   await insertSearchEvents(db, searches);
   for (const [index, [helpful, comment]] of COMMENTS.entries()) {
     const reader = readers[index % readers.length];
@@ -155,5 +176,8 @@ export async function seedDemoActivity(
       at: new Date(now - index * 86_400_000),
     });
   }
-  log.info({ events: events.length, searches: searches.length }, 'demo activity seeded (DEMO_DATA)');
+  log.info(
+    { events: events.length, pageViews: pageViews.length, searches: searches.length },
+    'demo activity seeded (DEMO_DATA)',
+  );
 }

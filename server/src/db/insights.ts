@@ -1,5 +1,4 @@
 import type { Database } from './database.js';
-import { blocksBetween, forEachView } from './page-views.js';
 
 export interface InsightsQuery {
   /** Only readers in this group; all readers when absent. */
@@ -36,56 +35,24 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
   const base = [query.from.toISOString(), query.to.toISOString(), query.group ?? null];
   // $3 null: every group; otherwise readers in that group.
   const inGroup = '($3::text is null or $3 = any(groups))';
-  const views = `kind = 'page.view' and at >= $1::timestamptz and at < $2::timestamptz and ${inGroup}`;
-  // Page views are rows of audit_events (agents' tokens, client addresses, demo data and
-  // views recorded before the blocks) and views in blocks (page-views.ts): both counted
-  // here, per page and per day (UTC), with the readers behind them.
-  const perPageTally = new Map<string, { views: number; readers: Set<string> }>();
-  const perDay = new Map<number, number>();
-  const readers = new Set<string>();
-  let total = 0;
-  const pageTally = (path: string): { views: number; readers: Set<string> } => {
-    let entry = perPageTally.get(path);
-    if (!entry) perPageTally.set(path, (entry = { views: 0, readers: new Set() }));
-    return entry;
-  };
-  const rows = await db.query<{ uid: string | null; path: string | null; day: number; views: number }>(
-    `select actor_uid as uid, path, floor(extract(epoch from at) / 86400)::int as day, count(*)::int as views
-     from audit_events where ${views} group by 1, 2, 3`,
+  // Page views are rows of a reader's views of a page in an hour with their count
+  // (page-views.ts), placed at their first view: summed up in the database, so only a row
+  // per page and per day comes back, however long the period.
+  const views = `first_at >= $1::timestamptz and first_at < $2::timestamptz and ${inGroup}`;
+  const [totals] = await db.query<{ total: number; readers: number }>(
+    `select coalesce(sum(count), 0)::int as total, count(distinct uid)::int as readers from page_views where ${views}`,
     base,
   );
-  for (const row of rows) {
-    total += row.views;
-    perDay.set(row.day, (perDay.get(row.day) ?? 0) + row.views);
-    if (row.uid !== null) readers.add(row.uid);
-    if (row.path === null) continue;
-    const entry = pageTally(row.path);
-    entry.views += row.views;
-    if (row.uid !== null) entry.readers.add(row.uid);
-  }
-  const from = query.from.getTime();
-  const to = query.to.getTime();
-  for (const block of await blocksBetween(db, query.from, query.to)) {
-    const uids = block.readers.map(([uid, , groups]) =>
-      query.group === undefined || groups.includes(query.group) ? uid : null,
-    );
-    const entries = block.pages.map(pageTally);
-    forEachView(block, (at, r, p) => {
-      const uid = uids[r];
-      if (uid === null || uid === undefined || at < from || at >= to) return;
-      total++;
-      readers.add(uid);
-      const dayNumber = Math.floor(at / 86_400_000);
-      perDay.set(dayNumber, (perDay.get(dayNumber) ?? 0) + 1);
-      const entry = entries[p];
-      if (!entry) return;
-      entry.views++;
-      entry.readers.add(uid);
-    });
-  }
-  const perPage = [...perPageTally]
-    .filter(([, entry]) => entry.views > 0)
-    .map(([path, entry]) => ({ path, views: entry.views, readers: entry.readers.size }));
+  const perDay = await db.query<{ day: number; views: number }>(
+    `select floor(extract(epoch from first_at) / 86400)::int as day, sum(count)::int as views
+     from page_views where ${views} group by 1 order by 1`,
+    base,
+  );
+  const perPage = await db.query<{ path: string; views: number; readers: number }>(
+    `select path, sum(count)::int as views, count(distinct uid)::int as readers
+     from page_views where ${views} group by path`,
+    base,
+  );
   const byViews = [...perPage].sort((a, b) => b.views - a.views || a.path.localeCompare(b.path));
   const read = new Set(perPage.map((row) => row.path));
   const searchWhere = `at >= $1::timestamptz and at < $2::timestamptz and ${inGroup}`;
@@ -110,16 +77,15 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
     base,
   );
   const [demo] = await db.query<{ any: boolean }>(
-    `select exists (select 1 from audit_events where demo) or exists (select 1 from search_events where demo) or exists (select 1 from page_feedback where demo) as any`,
+    `select exists (select 1 from audit_events where demo) or exists (select 1 from page_views where demo)
+       or exists (select 1 from search_events where demo) or exists (select 1 from page_feedback where demo) as any`,
   );
   return {
     period: { from: query.from.toISOString(), to: query.to.toISOString(), group: query.group ?? null },
     views: {
-      total,
-      readers: readers.size,
-      byDay: [...perDay]
-        .sort(([a], [b]) => a - b)
-        .map(([dayNumber, count]) => ({ day: day(new Date(dayNumber * 86_400_000)), views: count })),
+      total: totals?.total ?? 0,
+      readers: totals?.readers ?? 0,
+      byDay: perDay.map((row) => ({ day: day(new Date(row.day * 86_400_000)), views: row.views })),
     },
     mostRead: byViews.slice(0, 10),
     leastRead: byViews.slice(-10).reverse(),

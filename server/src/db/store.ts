@@ -2,7 +2,7 @@ import { insertSearchEvents, type SearchEvent } from './activity.js';
 import { deleteOlderThan, insertAuditEvents, type AuditEvent } from './audit.js';
 import { openDatabase, type Database, type DatabaseConfig } from './database.js';
 import { migrate } from './migrations.js';
-import { compactPageViews, insertPageViewBlocks, PageViewLog } from './page-views.js';
+import { addPageViews, PageViewLog } from './page-views.js';
 import { EventRecorder, type RecorderStats } from './recorder.js';
 
 export interface StoreOptions {
@@ -21,13 +21,12 @@ export interface StoreOptions {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The portal's store as the gate uses it: the database, migrated at start (and retried
  * until the database answers, so a database that cannot be reached never stops pages from
  * being served), the audit and search recorders and the page view log that write off the
- * request path, the daily retention clean-up and the hourly compaction of page views.
+ * request path, and the daily retention clean-up.
  */
 export class Store {
   readonly audit: EventRecorder<AuditEvent>;
@@ -38,7 +37,6 @@ export class Store {
   private isReady = false;
   private closed = false;
   private readonly cleanup: NodeJS.Timeout;
-  private readonly compaction: NodeJS.Timeout;
 
   private constructor(
     readonly db: Database,
@@ -56,8 +54,7 @@ export class Store {
       log: options.log,
     });
     this.views = new PageViewLog({
-      name: 'page views',
-      write: (blocks) => whenReady((db) => insertPageViewBlocks(db, blocks)),
+      write: (rows) => whenReady((db) => addPageViews(db, rows)),
       limit: options.queueLimit,
       log: options.log,
     });
@@ -69,8 +66,6 @@ export class Store {
     });
     this.cleanup = setInterval(() => void this.applyRetention(), DAY_MS);
     this.cleanup.unref();
-    this.compaction = setInterval(() => void this.compact(), HOUR_MS);
-    this.compaction.unref();
   }
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -103,21 +98,6 @@ export class Store {
           this.options.log.warn({ err: (error as Error).message }, 'could not seed the demo activity'),
         );
     await this.applyRetention();
-    await this.compact();
-  }
-
-  /** Merges the small page view blocks of past hours (page-views.ts). */
-  async compact(now = new Date()): Promise<{ read: number; written: number } | null> {
-    if (!this.isReady) return null;
-    try {
-      return await compactPageViews(this.db, now);
-    } catch (error) {
-      this.options.log.warn(
-        { err: (error as Error).message },
-        'the page view compaction failed; it runs again in an hour',
-      );
-      return null;
-    }
   }
 
   /** Resolves when the schema is ready (or never, while the database cannot be reached). */
@@ -167,7 +147,6 @@ export class Store {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.cleanup);
-    clearInterval(this.compaction);
     await Promise.all([this.audit.close(), this.views.close(), this.searches.close()]);
     await this.db.close();
   }

@@ -41,17 +41,32 @@ function toRecord(raw: RawToken): TokenRecord {
   };
 }
 
-export async function insertToken(
-  db: Database,
+/**
+ * Stores a token unless its reader already holds `most` live ones (unrevoked, unexpired at
+ * `now`); null then. The reader's tokens are locked while counting, so two requests at once
+ * cannot both take the last place.
+ */
+export async function insertTokenWithin(
+  db: Pick<Database, 'transaction'>,
+  most: number,
+  now: Date,
   token: { id: string; uid: string; email: string; name: string; hint: string; secretHash: string; expiresAt: Date },
-): Promise<TokenRecord> {
-  const [row] = await db.query<RawToken>(
-    `insert into access_tokens (id, uid, email, name, hint, secret_hash, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7::timestamptz) returning *`,
-    [token.id, token.uid, token.email, token.name, token.hint, token.secretHash, token.expiresAt.toISOString()],
-  );
-  if (!row) throw new Error('the token was not stored');
-  return toRecord(row);
+): Promise<TokenRecord | null> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`access_tokens:${token.uid}`]);
+    const [live] = await tx.query<{ n: number }>(
+      'select count(*)::int as n from access_tokens where uid = $1 and revoked_at is null and expires_at > $2::timestamptz',
+      [token.uid, now.toISOString()],
+    );
+    if ((live?.n ?? 0) >= most) return null;
+    const [row] = await tx.query<RawToken>(
+      `insert into access_tokens (id, uid, email, name, hint, secret_hash, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7::timestamptz) returning *`,
+      [token.id, token.uid, token.email, token.name, token.hint, token.secretHash, token.expiresAt.toISOString()],
+    );
+    if (!row) throw new Error('the token was not stored');
+    return toRecord(row);
+  });
 }
 
 export async function tokenByHash(db: Database, secretHash: string): Promise<TokenRecord | null> {
@@ -59,11 +74,46 @@ export async function tokenByHash(db: Database, secretHash: string): Promise<Tok
   return row ? toRecord(row) : null;
 }
 
-/** Tokens of one reader, or of everyone (`uid` null), newest first. */
-export async function listTokens(db: Database, uid: string | null): Promise<TokenRecord[]> {
+/** A reader's own tokens, newest first. */
+export async function listTokens(db: Database, uid: string): Promise<TokenRecord[]> {
   const rows = await db.query<RawToken>(
-    `select * from access_tokens where ($1::text is null or uid = $1) order by created_at desc limit 1000`,
+    `select * from access_tokens where uid = $1 order by created_at desc, id desc limit 1000`,
     [uid],
+  );
+  return rows.map(toRecord);
+}
+
+/** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
+export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';
+
+export const tokenCursorOf = (token: Pick<TokenRecord, 'createdAt' | 'id'>): string =>
+  `${Date.parse(token.createdAt)}.${token.id}`;
+
+/**
+ * A page of every reader's tokens for administrators, newest first, filtered and paged in
+ * SQL: by a reader (their e-mail in any case, or uid), after a cursor (`tokenCursorOf`; times
+ * compared to the millisecond, as the cursor carries them).
+ */
+export async function queryTokens(
+  db: Database,
+  filter: { reader?: string; before?: string; limit: number },
+): Promise<TokenRecord[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown): string => `$${params.push(value)}`;
+  const reader = filter.reader?.trim();
+  if (reader) where.push(`(lower(email) = ${param(reader.toLowerCase())} or uid = ${param(reader)})`);
+  if (filter.before) {
+    const dot = filter.before.indexOf('.');
+    const at = new Date(Number(filter.before.slice(0, dot))).toISOString();
+    where.push(
+      `(date_trunc('milliseconds', created_at), id) < (${param(at)}::timestamptz, ${param(filter.before.slice(dot + 1))})`,
+    );
+  }
+  const rows = await db.query<RawToken>(
+    `select * from access_tokens ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
+     order by date_trunc('milliseconds', created_at) desc, id desc limit ${param(filter.limit)}`,
+    params,
   );
   return rows.map(toRecord);
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { Identity } from '../auth/identity.js';
 import { bearerToken } from '../auth/reader.js';
 import { TokenService } from '../auth/tokens.js';
-import { ORIGIN, signInCookie, testApp } from '../test/harness.js';
+import { ORIGIN, signInCookie, storeReady, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
 
@@ -24,8 +24,7 @@ describe('one reader per request', () => {
 
   beforeAll(async () => {
     ({ app, readers } = await testApp(await makeTestSite()));
-    for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await storeReady(app);
   });
   afterAll(() => app.close());
   beforeEach(() => {

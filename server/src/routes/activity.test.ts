@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ORIGIN, signInCookie, testApp } from '../test/harness.js';
+import { ORIGIN, signInCookie, storeReady, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
 
@@ -14,8 +14,7 @@ describe('"Was this page helpful?"', () => {
     ({ app, readers } = await testApp(await makeTestSite()));
     const account = await readers.create({ groups: ['partner'] });
     partner = await signInCookie(app, await readers.signIn(account.email, account.password));
-    for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await storeReady(app);
   });
   afterAll(() => app.close());
 

@@ -109,7 +109,9 @@ function toCsv(rows: readonly AuditRow[]): string {
         return value ?? '';
       }),
     ),
-    { header: true, columns: [...CSV_COLUMNS] },
+    // A cell that starts like a formula (=, +, -, @, tab, CR) gets a leading ' (OWASP's CSV
+    // injection advice): an e-mail or page name is never run by the spreadsheet that opens it.
+    { header: true, columns: [...CSV_COLUMNS], escape_formulas: true },
   );
 }
 

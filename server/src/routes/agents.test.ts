@@ -1,11 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { REFUSALS_PER_MINUTE } from '../plugins/agent-meter.js';
 import { prefersMarkdown } from '../app.js';
+import { MAX_LIVE_TOKENS } from '../auth/tokens.js';
+import { queryAudit } from '../db/audit.js';
 import { loggerOptions } from '../logging.js';
-import { ORIGIN, signInCookie, testApp } from '../test/harness.js';
+import { ORIGIN, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from '../test/test-site.js';
+
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+/** A JSON-RPC call of MCP's read_page tool. */
+const readPage = (id: number, path = '/docs/layout-engine/') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'read_page', arguments: { path } },
+});
 
 describe('personal access tokens and the Markdown of pages', () => {
   let app: FastifyInstance;
@@ -20,8 +32,7 @@ describe('personal access tokens and the Markdown of pages', () => {
       { SESSION_CACHE_TTL_SECONDS: '0' },
       loggerOptions('info', { write: (line) => lines.push(line) }),
     ));
-    for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await storeReady(app);
   });
   afterAll(() => app.close());
 
@@ -147,6 +158,72 @@ describe('personal access tokens and the Markdown of pages', () => {
     }
   });
 
+  it(`are at most ${MAX_LIVE_TOKENS} live ones per reader: one more is refused with a reason until one is revoked`, async () => {
+    const { cookie } = await partnerSession();
+    const made = [];
+    for (let i = 0; i < MAX_LIVE_TOKENS; i++) made.push(await createToken(cookie));
+    const oneMore = await app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { cookie, origin: ORIGIN },
+      payload: { name: 'one too many', days: 30 },
+    });
+    expect(oneMore.statusCode).toBe(409);
+    expect(oneMore.json().error).toMatch(/revoke one/);
+    const revoked = await app.inject({
+      method: 'DELETE',
+      url: `/api/tokens/${made[0]?.record.id}`,
+      headers: { cookie, origin: ORIGIN },
+    });
+    expect(revoked.statusCode).toBe(204);
+    await createToken(cookie);
+    expect((await app.inject({ url: '/api/tokens', headers: { cookie } })).json().maxLive).toBe(MAX_LIVE_TOKENS);
+  });
+
+  it('never write a token to the log, however its path is percent-encoded', async () => {
+    const { cookie } = await partnerSession();
+    const { token } = await createToken(cookie);
+    const secret = token.slice('norigin_pat_'.length);
+    for (const url of [
+      `/docs/%6Eorigin_pat_${secret}`,
+      `/docs/norigin%5Fpat%5F${secret}`,
+      `/docs/%256Eorigin%255Fpat_${secret}`,
+      `/docs/NORIGIN_PAT_${secret}`,
+    ])
+      await app.inject({ url });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(secret);
+  });
+
+  it("record a reader's reloads and an assistant's loops once per page and hour, with the count beside", async () => {
+    const { cookie, uid } = await partnerSession();
+    const { token } = await createToken(cookie);
+    for (let i = 0; i < 30; i++)
+      expect((await app.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await app.inject({ url: '/docs/layout-engine.md', headers: bearer(token) })).statusCode).toBe(200);
+    const batch = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...bearer(token), ...MCP_HEADERS },
+      payload: Array.from({ length: 20 }, (_, i) => readPage(i + 1)),
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json()).toHaveLength(20);
+    const store = await sharedStore();
+    await store.flush();
+    const views = await queryAudit(store.db, { kinds: ['page.view'], reader: uid });
+    expect(
+      views
+        .map((view) => [view.path, view.detail.via ?? 'page', view.detail.views])
+        .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    ).toEqual([
+      ['/docs/layout-engine/', 'mcp', 20],
+      ['/docs/layout-engine/', 'page', 30],
+      ['/docs/layout-engine/', 'token', 10],
+    ]);
+  });
+
   it('serve a page as Markdown to an Accept: text/markdown request, gated like the page', async () => {
     const { cookie } = await partnerSession();
     const md = await app.inject({ url: '/docs/layout-engine/', headers: { cookie, accept: 'text/markdown' } });
@@ -172,12 +249,11 @@ describe('the rate limit of a personal access token', () => {
 
   beforeAll(async () => {
     ({ app, readers } = await testApp(await makeTestSite(), { TOKEN_RATE_LIMIT: '3' }));
-    for (let tries = 0; tries < 300 && !(await app.inject({ url: '/healthz' })).json().store.ready; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await storeReady(app);
   });
   afterAll(() => app.close());
 
-  it('holds on Markdown pages and llms.txt alike, and leaves a session reading the same page alone', async () => {
+  const newToken = async (): Promise<{ token: string; cookie: string }> => {
     const account = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
     const created = await app.inject({
@@ -186,7 +262,18 @@ describe('the rate limit of a personal access token', () => {
       headers: { cookie, origin: ORIGIN },
       payload: { name: 'limit', days: 1 },
     });
-    const { token } = created.json() as { token: string };
+    return { token: (created.json() as { token: string }).token, cookie };
+  };
+  const mcp = (token: string, payload: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { authorization: `Bearer ${token}`, ...MCP_HEADERS },
+      payload: payload as Record<string, unknown>,
+    });
+
+  it('is one budget per token across Markdown pages and llms.txt, and leaves a session reading the same page alone', async () => {
+    const { token, cookie } = await newToken();
     const authorization = `Bearer ${token}`;
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++)
@@ -195,13 +282,83 @@ describe('the rate limit of a personal access token', () => {
     const refused = await app.inject({ url: '/docs/layout-engine.md', headers: { authorization } });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json()).toMatchObject({ error: expect.stringMatching(/^Too many requests with this token/) });
-    for (let i = 0; i < 3; i++)
-      expect((await app.inject({ url: '/llms.txt', headers: { authorization } })).statusCode).toBe(200);
     expect((await app.inject({ url: '/llms.txt', headers: { authorization } })).statusCode).toBe(429);
     for (let i = 0; i < 5; i++)
       expect(
         (await app.inject({ url: '/docs/layout-engine/', headers: { cookie, accept: 'text/markdown' } })).statusCode,
       ).toBe(200);
+  });
+
+  it('keys on the token, never on how the header spells Bearer', async () => {
+    const { token } = await newToken();
+    const statuses: number[] = [];
+    for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `Bearer   ${token}`, `BEARER\t${token}`])
+      statuses.push((await app.inject({ url: '/llms.txt', headers: { authorization } })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('charges an MCP batch a unit per call, and refuses a batch that does not fit whole, at no charge', async () => {
+    const { token } = await newToken();
+    const tooBig = await mcp(token, [readPage(1), readPage(2), readPage(3), readPage(4)]);
+    expect(tooBig.statusCode).toBe(429);
+    const batch = await mcp(token, [readPage(5), readPage(6), readPage(7)]);
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json()).toHaveLength(3);
+    expect((await mcp(token, readPage(8))).statusCode).toBe(429);
+  });
+});
+
+describe('refused credentials', () => {
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+
+  beforeAll(async () => {
+    ({ app, readers } = await testApp(await makeTestSite()));
+    await storeReady(app);
+  });
+  afterAll(() => app.close());
+
+  it('are counted per client address: past the limit a token not known good is answered 429 before any look-up', async () => {
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { cookie, origin: ORIGIN },
+      payload: { name: 'mine', days: 1 },
+    });
+    const { token } = created.json() as { token: string };
+    const from = (remoteAddress: string, authorization: string) =>
+      app.inject({ url: '/llms.txt', headers: { authorization }, remoteAddress });
+    const unknown = (n: number): string => `Bearer norigin_pat_${String(n).padStart(43, 'x')}`;
+    // Known good from here on.
+    expect((await from('198.51.100.1', `Bearer ${token}`)).statusCode).toBe(200);
+    const store = await sharedStore();
+    const queries = vi.spyOn(store.db, 'query');
+    const lookUps = (): number => queries.mock.calls.filter(([sql]) => String(sql).includes('secret_hash')).length;
+    try {
+      for (let i = 0; i < REFUSALS_PER_MINUTE; i++)
+        expect((await from('198.51.100.1', i % 4 === 0 ? 'Basic abc' : unknown(i))).statusCode).toBe(401);
+      const looked = lookUps();
+      expect(looked).toBe(REFUSALS_PER_MINUTE - REFUSALS_PER_MINUTE / 4);
+      const refused = await from('198.51.100.1', unknown(1000));
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json().error).toMatch(/^Too many refused tokens from this address/);
+      expect(
+        (await from('198.51.100.1', `bearer ${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).statusCode,
+      ).toBe(429);
+      expect(lookUps()).toBe(looked);
+      // The reader's own token, known good, still reads from there; other addresses are not held back.
+      expect((await from('198.51.100.1', `Bearer ${token}`)).statusCode).toBe(200);
+      expect((await from('198.51.100.2', unknown(1000))).statusCode).toBe(401);
+      // And an unknown token asked again costs no second look-up.
+      const once = lookUps();
+      expect((await from('198.51.100.2', unknown(1000))).statusCode).toBe(401);
+      expect(lookUps()).toBe(once);
+    } finally {
+      queries.mockRestore();
+    }
   });
 });
 

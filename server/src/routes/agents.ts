@@ -8,11 +8,10 @@ import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 
 import type { Reader } from '../auth/identity.js';
 import type { ReaderOutcome } from '../auth/reader.js';
-import { MAX_TOKEN_DAYS } from '../auth/tokens.js';
-import { listTokens } from '../db/tokens.js';
+import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tokens.js';
+import { listTokens, queryTokens, TOKEN_CURSOR_PATTERN, tokenCursorOf } from '../db/tokens.js';
+import { agentReader } from '../plugins/agent-meter.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
-import { settleOutcome } from '../plugins/reader.js';
-import { perToken } from '../plugins/token-limit.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
 
@@ -100,15 +99,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       if (!file || !readable(reader.groups, file)) return notFound(path);
       const page = pageOfMarkdown(file.url) ?? file.url;
       // Like every other page view: recorded unless AUDIT_PAGE_VIEWS=false turns them off.
-      if (ctx.config.audit.pageViews)
-        ctx.audit(request, {
-          kind: 'page.view',
-          actorUid: reader.uid,
-          actorEmail: reader.email,
-          path: ctx.site.lookup(page)?.url ?? page,
-          groups: reader.groups,
-          detail: { via: 'mcp' },
-        });
+      if (ctx.config.audit.pageViews) ctx.recordView(request, reader, ctx.site.lookup(page)?.url ?? page, 'mcp');
       return { content: [{ type: 'text', text: file.bodies.identity?.toString('utf8') ?? '' }] };
     },
   );
@@ -165,41 +156,29 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
  * reader, or by an administrator), and the MCP server at `/mcp` (tokens only).
  */
 export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  const refuse = (reply: FastifyReply, status: 401 | 503, error: string) =>
-    reply.code(status).header('www-authenticate', BEARER_CHALLENGE).send({ error });
-  /**
-   * The reader of an agent request (a token, else the session), the refused session
-   * signed out; a refused token or an identity service that does not answer is answered
-   * here (true: the caller stops).
-   */
-  const agentReader = async (request: FastifyRequest, reply: FastifyReply): Promise<ReaderOutcome | null> => {
-    const outcome = await request.reader;
-    settleOutcome(outcome, request, reply, ctx);
-    if (outcome.kind === 'unavailable') {
-      refuse(
-        reply,
-        503,
-        outcome.via === 'token'
-          ? 'Tokens cannot be checked right now; try again shortly'
-          : 'The sign-in service is not answering',
-      );
-      return null;
-    }
-    if (outcome.kind === 'refused' && outcome.via === 'token') {
-      refuse(reply, 401, 'The token is not valid (unknown, expired or revoked)');
-      return null;
-    }
-    return outcome;
-  };
-  const agentSurface = { ...perToken(ctx.config.tokenRateLimitPerMinute), tokens: true };
+  const refuse = (reply: FastifyReply, error: string) =>
+    reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send({ error });
+  /** Charges the request's budget before its credential is even looked up: `cost` units (an MCP batch: its messages). */
+  const metered =
+    (cost: (request: FastifyRequest) => number = () => 1) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const wait = await ctx.meter.charge(request, cost(request));
+      if (wait !== null)
+        await reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ error: `Too many requests with this token; try again in ${wait} s` });
+    };
+  // Agent surfaces take a personal access token as well as the session.
+  const agentSurface = { tokens: true };
 
   for (const [path, which] of [
     ['/llms.txt', 'index'],
     ['/llms-full.txt', 'full'],
   ] as const) {
-    app.get(path, { config: agentSurface }, async (request, reply) => {
+    app.get(path, { config: agentSurface, preHandler: metered() }, async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
-      const outcome = await agentReader(request, reply);
+      const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
       const groups = groupsOf(outcome);
       const header =
@@ -216,6 +195,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     '/api/search',
     {
       config: agentSurface,
+      preHandler: metered(),
       schema: {
         querystring: {
           type: 'object',
@@ -230,7 +210,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     },
     async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
-      const outcome = await agentReader(request, reply);
+      const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
       const { q, limit } = request.query as { q: string; limit?: string };
       const results = await ctx.search.search(groupsOf(outcome) ?? [], q, limit ? Number(limit) : 10);
@@ -257,6 +237,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       groupLabels: policy.groups,
       tokens: await listTokens(ctx.store.db, reader.uid),
       maxDays: MAX_TOKEN_DAYS,
+      maxLive: MAX_LIVE_TOKENS,
     };
   });
 
@@ -280,7 +261,14 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     async (request, reply) => {
       const reader = request.signedIn as Reader;
       const { name, days } = request.body as { name: string; days: number };
-      const { token, record } = await ctx.tokens.create(reader, name.trim(), days);
+      let created;
+      try {
+        created = await ctx.tokens.create(reader, name.trim(), days);
+      } catch (error) {
+        if (error instanceof TooManyTokensError) return reply.code(409).send({ error: error.message });
+        throw error;
+      }
+      const { token, record } = created;
       ctx.audit(request, {
         kind: 'token.created',
         actorUid: reader.uid,
@@ -315,7 +303,11 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
 
   // MCP over Streamable HTTP, stateless: each request is answered by a server made for the
   // reader of its token. Tokens only: an assistant has no session cookie.
-  app.post('/mcp', { config: agentSurface }, async (request, reply) => {
+  // Every JSON-RPC message of a batch (MCP 2025-03-26 allows batches) is a unit of the budget:
+  // a batch of a hundred read_page calls costs what a hundred requests do.
+  const messages = (request: FastifyRequest): number =>
+    Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
+  app.post('/mcp', { config: agentSurface, preHandler: metered(messages) }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
@@ -327,12 +319,11 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     if (request.headers.authorization === undefined)
       return refuse(
         reply,
-        401,
         'The MCP server needs a personal access token (Authorization: Bearer …); make one on /account',
       );
-    const outcome = await agentReader(request, reply);
+    const outcome = await agentReader(request, reply, ctx);
     if (outcome === null) return reply;
-    if (outcome.kind !== 'reader') return refuse(reply, 401, 'The token is not valid (unknown, expired or revoked)');
+    if (outcome.kind !== 'reader') return refuse(reply, 'The token is not valid (unknown, expired or revoked)');
     const server = mcpServer(ctx, outcome.reader, request);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
@@ -359,15 +350,37 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     });
 }
 
-/** For administrators: every reader's tokens, and revoking any of them. */
+/** Most tokens on a page of the administrators' list. */
+const ADMIN_TOKEN_PAGE = 200;
+
+/** For administrators: every reader's tokens, a page at a time, and revoking any of them. */
 export async function adminTokenRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  app.get('/tokens', async (request, reply) => {
-    if (!ctx.store.readyNow) return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
-    const { reader } = request.query as { reader?: string };
-    const all = await listTokens(ctx.store.db, null);
-    const wanted = reader?.trim().toLowerCase();
-    return { tokens: wanted ? all.filter((t) => t.email.toLowerCase() === wanted || t.uid === wanted) : all };
-  });
+  app.get(
+    '/tokens',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            reader: { type: 'string', maxLength: 254 },
+            // The `next` of the page before.
+            before: { type: 'string', pattern: TOKEN_CURSOR_PATTERN },
+            limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!ctx.store.readyNow)
+        return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
+      const query = request.query as { reader?: string; before?: string; limit?: string };
+      const limit = Math.min(Number(query.limit ?? ADMIN_TOKEN_PAGE), ADMIN_TOKEN_PAGE);
+      const tokens = await queryTokens(ctx.store.db, { reader: query.reader, before: query.before, limit });
+      const last = tokens.at(-1);
+      return { tokens, next: tokens.length === limit && last ? tokenCursorOf(last) : null };
+    },
+  );
   app.delete('/tokens/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const revoked = await ctx.tokens.revoke(id, null);

@@ -1,14 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 
-import type { Identity } from '../auth/identity.js';
+import type { Identity, Reader } from '../auth/identity.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { ReaderDirectory, ReaderIndex } from '../auth/readers.js';
 import type { Config } from '../config.js';
 import type { AuditEvent } from '../db/audit.js';
+import type { ViewChannel } from '../db/page-views.js';
 import type { Store } from '../db/store.js';
-import type { SiteSearch } from '../search/site-search.js';
+import type { AgentMeter } from '../plugins/agent-meter.js';
 import type { Guards } from '../plugins/guards.js';
 import type { SessionCookies } from '../plugins/reader.js';
+import type { SiteSearch } from '../search/site-search.js';
 import type { Site } from '../site.js';
 
 /** What the gate's routes share: settings, the identity service, the store and the request helpers. */
@@ -21,6 +23,8 @@ export interface GateContext {
   readerIndex: ReaderIndex;
   /** Personal access tokens for coding assistants. */
   tokens: TokenService;
+  /** What agents spend: a budget per token, refusals per address (agent-meter.ts). */
+  meter: AgentMeter;
   /** The site's search, in the server (the search API and MCP). */
   search: SiteSearch;
   /** The checks routes put in front of themselves (same origin, a reader, an administrator). */
@@ -29,4 +33,6 @@ export interface GateContext {
   cookies: SessionCookies;
   /** Puts an event in the audit trail's queue, with the client address when the settings allow. */
   audit(request: FastifyRequest, event: AuditEvent): void;
+  /** Counts a page view (page-views.ts): once per reader, page, way of reading and hour. */
+  recordView(request: FastifyRequest, reader: Reader, path: string, via?: ViewChannel): void;
 }

@@ -87,6 +87,23 @@ export function throughServer(app: FastifyInstance): FastifyInstance {
   return app;
 }
 
+/** A figure of the gate's /metrics (a test's inject comes from this machine, so it may read them). */
+export async function metric(app: FastifyInstance, name: string): Promise<number> {
+  const text = (await app.inject({ url: '/metrics' })).body;
+  const line = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  if (!line) throw new Error(`no metric ${name}`);
+  return Number(line[1]);
+}
+
+/** Waits until the gate's store has applied its schema (it does so at start, off the request path). */
+export async function storeReady(app: FastifyInstance): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    if ((await metric(app, 'portal_database_ready')) === 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the store never became ready');
+}
+
 /** Starts a session the way the login page does and returns the cookie header value. */
 export async function signInCookie(app: FastifyInstance, idToken: string): Promise<string> {
   const response = await app.inject({
