@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
+
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The site's own alias (Docusaurus resolves `@site/…` to the site folder), for its unit tests.
+  resolve: { alias: { '@site': fileURLToPath(new URL('./site', import.meta.url)) } },
   test: {
     // One real Firebase Auth Emulator for the server tests (started once, about 8 s).
     globalSetup: ['./server/src/test/global-setup.ts'],
