@@ -34,7 +34,8 @@ async function scriptsOf(browser: Browser, path: string): Promise<string[]> {
       if (isScript(request) && request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
     });
     await page.goto(path);
-    await hydrated(page);
+    // A cold browser compiles every script afresh: allow it more than a warm page needs.
+    await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached({ timeout: 20_000 });
     return [...scripts];
   } finally {
     await context.close();
