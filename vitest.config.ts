@@ -1,9 +1,11 @@
+import { fileURLToPath } from 'node:url';
+
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // The contract's sources, so unit tests need no build of it first.
   resolve: {
     alias: [
+      // The contract's sources, so unit tests need no build of it first.
       {
         find: /^@portal\/contract\/names$/,
         replacement: new URL('./packages/contract/src/names.ts', import.meta.url).pathname,
@@ -12,6 +14,8 @@ export default defineConfig({
         find: /^@portal\/contract$/,
         replacement: new URL('./packages/contract/src/index.ts', import.meta.url).pathname,
       },
+      // The site's own alias (Docusaurus resolves `@site/…` to the site folder), for its unit tests.
+      { find: /^@site\//, replacement: `${fileURLToPath(new URL('./site', import.meta.url))}/` },
     ],
   },
   test: {

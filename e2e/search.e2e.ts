@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Page } from '@playwright/test';
+import { isPublicRoute } from '@portal/access';
 
 import { expect, hydrated, test } from './fixtures';
+import { decompress, readBundle, type BundleFiles } from './pagefind-bundle';
 import { demoReader, emulatorReaders } from './readers';
 
 const docsDir = fileURLToPath(new URL('../site/docs/', import.meta.url));
@@ -49,6 +52,89 @@ function uniqueWordOfAPrivateDoc(): { word: string; title: string; path: string 
     return { word, title, path };
   }
   throw new Error('no private doc has a word of its own');
+}
+
+const searchDir = join(buildDir, 'search');
+
+/** The text of the build's public HTML pages, from disk: what anonymous visitors may read. */
+function publicPageText(): string {
+  const texts: string[] = [];
+  for (const file of readdirSync(buildDir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.html') || file.startsWith(`search${sep}`)) continue;
+    const route =
+      '/' +
+      file
+        .split(sep)
+        .join('/')
+        .replace(/(^|\/)index\.html$/, '$1')
+        .replace(/\.html$/, '');
+    if (!isPublicRoute(route)) continue;
+    texts.push(
+      readFileSync(join(buildDir, file), 'utf8')
+        .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+        .replace(/<[^>]*>/g, ' '),
+    );
+  }
+  return texts.join('\n');
+}
+
+/** A canary's length: the letters a word keeps when the index stems it ("librari" of "library"). */
+const CANARY = 6;
+
+/**
+ * The private pages of the build's search indexes, read from disk: their URLs, and their
+ * canaries, the first letters of their words that appear nowhere in the public pages' text,
+ * not even inside a longer word, in a table's run-together cells or with stemming's y→i.
+ * Each canary comes with the page it was taken from.
+ */
+async function privatePages(): Promise<{ urls: string[]; canaries: Map<string, string> }> {
+  const letters = publicPageText()
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
+  const isPublicText = (part: string): boolean => letters.includes(part) || letters.replace(/y/g, 'i').includes(part);
+  const urls: string[] = [];
+  const canaries = new Map<string, string>();
+  for (const unit of readdirSync(searchDir)) {
+    // A unit with no searchable page has no index (the administration pages, today).
+    if (unit === 'public' || !existsSync(join(searchDir, unit, 'pagefind-entry.json'))) continue;
+    const bundle = await readBundle((path) => readFile(join(searchDir, unit, path)));
+    for (const fragment of bundle.fragments) {
+      urls.push(fragment.url);
+      for (const word of fragment.content.toLowerCase().match(/[a-z]{7,}/g) ?? []) {
+        const canary = word.slice(0, CANARY);
+        if (!isPublicText(canary)) canaries.set(canary, fragment.url);
+      }
+    }
+  }
+  return { urls, canaries };
+}
+
+/** Where a private page's URL is named in a text: the path as a whole, any case, slash or not. */
+const namesUrl = (text: string, url: string): boolean =>
+  new RegExp(`${url.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
+
+/**
+ * What leaked from `privateOnes` into a bundle: a fragment of a private page, a private URL
+ * named in any file, a canary word among the indexed words (`bundle.texts`; the scripts'
+ * own identifiers are not words of a page).
+ */
+function leaks(
+  bundle: BundleFiles,
+  otherFiles: ReadonlyMap<string, string>,
+  privateOnes: { urls: string[]; canaries: Map<string, string> },
+): string[] {
+  const found: string[] = [];
+  for (const fragment of bundle.fragments)
+    if (!isPublicRoute(fragment.url)) found.push(`a fragment of the private page ${fragment.url}`);
+  for (const [path, text] of [...bundle.texts, ...otherFiles])
+    for (const url of privateOnes.urls) if (namesUrl(text, url)) found.push(`${path} names ${url}`);
+  for (const [path, text] of bundle.texts) {
+    for (const word of new Set(text.toLowerCase().match(new RegExp(`[a-z]{${CANARY},}`, 'g')))) {
+      const page = privateOnes.canaries.get(word.slice(0, CANARY));
+      if (page) found.push(`${path} has "${word}" of ${page}`);
+    }
+  }
+  return found;
 }
 
 async function signIn(page: Page, baseURL: string): Promise<void> {
@@ -174,8 +260,38 @@ test.describe('a signed-out reader', () => {
         expect(await response.body(), path).toHaveLength(0);
       }
     }
-    // The public bundle is readable, and none of its files name a private page.
-    const publicEntry = await request.get('/search/public/pagefind-entry.json');
-    expect(publicEntry.status()).toBe(200);
+  });
+
+  test('reads every file of the public search bundle, and none names a private page or holds its words', async ({
+    request,
+  }) => {
+    const privateOnes = await privatePages();
+    // Enough to mean something: the build indexes dozens of private pages.
+    expect(privateOnes.urls.length).toBeGreaterThan(10);
+    expect(privateOnes.canaries.size).toBeGreaterThan(100);
+    const served = new Map<string, Buffer>();
+    const get = async (path: string): Promise<Buffer> => {
+      const response = await request.get(`/search/public/${path}`);
+      expect(response.status(), path).toBe(200);
+      const body = await response.body();
+      served.set(path, body);
+      return body;
+    };
+    // Every file the entry names, through the metadata: fragments, index chunks, filters.
+    const bundle = await readBundle(get);
+    expect(bundle.fragments.length).toBeGreaterThan(3);
+    expect(bundle.fragments.map((fragment) => fragment.url)).toContain('/docs/');
+    // And every other file of the bundle on disk (the scripts, the WebAssembly), as served.
+    const onDisk = readdirSync(join(searchDir, 'public'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+      .map((entry) => relative(join(searchDir, 'public'), join(entry.parentPath, entry.name)).split(sep).join('/'));
+    for (const path of onDisk) if (!served.has(path)) await get(path);
+    expect([...served.keys()].sort()).toEqual(expect.arrayContaining(onDisk.sort()));
+    const otherFiles = new Map(
+      [...served]
+        .filter(([path]) => !bundle.texts.has(path))
+        .map(([path, body]) => [path, decompress(body).toString('latin1')]),
+    );
+    expect(leaks(bundle, otherFiles, privateOnes)).toEqual([]);
   });
 });

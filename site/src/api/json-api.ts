@@ -20,6 +20,11 @@ export function serverReason(body: unknown): string | null {
     : null;
 }
 
+/** The words to show for a failed call: an ApiError's own, or `fallback` for anything else. */
+export function messageOf(caught: unknown, fallback: string): string {
+  return caught instanceof ApiError ? caught.message : fallback;
+}
+
 export async function jsonRequest<T>(
   method: string,
   url: string,

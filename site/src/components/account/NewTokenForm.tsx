@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 
-import { tokenApi, TokenApiError, type CreatedToken } from './api';
+import { messageOf } from '@site/src/api/json-api';
+
+import { tokenApi, type CreatedToken } from './api';
 import { expiryChoices } from './format';
 import styles from './account.module.css';
 
@@ -33,7 +35,7 @@ export default function NewTokenForm({
       onCreated(await tokenApi.create(name.trim(), days));
       setName('');
     } catch (caught) {
-      setError(caught instanceof TokenApiError ? caught.message : 'The token was not made; try again.');
+      setError(messageOf(caught, 'The token was not made; try again.'));
     } finally {
       setWorking(false);
     }

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useReducer, useState } from 'react';
 import clsx from 'clsx';
 
+import { messageOf } from '@site/src/api/json-api';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
 
-import { tokenApi, TokenApiError, type CreatedToken, type TokenList, type TokenRecord } from './api';
+import { tokenApi, type TokenRecord } from './api';
 import { describeExpiry, formatDay, statusOf } from './format';
+import { initialTokensState, tokensReducer, tokensView } from './tokens-state';
 import NewTokenForm from './NewTokenForm';
 import NewTokenNotice from './NewTokenNotice';
 import styles from './account.module.css';
@@ -62,23 +64,17 @@ function TokenRow({
  * life and last use, revoke one after a confirmation.
  */
 export default function TokensPanel(): React.JSX.Element {
-  const [list, setList] = useState<TokenList | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [state, dispatch] = useReducer(tokensReducer, initialTokensState);
+  const { list, loadError, error, notice, created } = state;
   const [revoking, setRevoking] = useState<TokenRecord | null>(null);
   const now = useNow();
 
   const load = useCallback(
     (): Promise<void> =>
       tokenApi.list().then(
-        (next) => {
-          setList(next);
-          setLoadError(null);
-        },
+        (next) => dispatch({ type: 'loaded', list: next }),
         (caught: unknown) =>
-          setLoadError(caught instanceof TokenApiError ? caught.message : 'Could not load your tokens.'),
+          dispatch({ type: 'loadFailed', message: messageOf(caught, 'Could not load your tokens.') }),
       ),
     [],
   );
@@ -88,14 +84,12 @@ export default function TokensPanel(): React.JSX.Element {
   }, [load]);
 
   async function revoke(token: TokenRecord): Promise<void> {
-    setNotice(null);
+    dispatch({ type: 'revoking' });
     try {
       await tokenApi.revoke(token.id);
-      setError(null);
-      setNotice(`“${token.name}” is revoked.`);
-      if (created?.record.id === token.id) setCreated(null);
+      dispatch({ type: 'revoked', token });
     } catch (caught) {
-      setError(caught instanceof TokenApiError ? caught.message : 'The token was not revoked; try again.');
+      dispatch({ type: 'revokeFailed', message: messageOf(caught, 'The token was not revoked; try again.') });
     }
     await load();
   }
@@ -110,7 +104,7 @@ export default function TokensPanel(): React.JSX.Element {
         a minute.
       </p>
 
-      {loadError !== null && list === null ? (
+      {tokensView(state) === 'failed' ? (
         <div role="alert">
           <p className={styles.error}>{loadError}</p>
           <button type="button" className="button button--secondary button--sm" onClick={() => void load()}>
@@ -125,12 +119,17 @@ export default function TokensPanel(): React.JSX.Element {
           <NewTokenForm
             maxDays={list.maxDays}
             onCreated={(next) => {
-              setCreated(next);
-              setNotice(null);
+              dispatch({ type: 'created', created: next });
               void load();
             }}
           />
-          {created && <NewTokenNotice key={created.record.id} created={created} onDone={() => setCreated(null)} />}
+          {created && (
+            <NewTokenNotice
+              key={created.record.id}
+              created={created}
+              onDone={() => dispatch({ type: 'secretDismissed' })}
+            />
+          )}
 
           <h3 className={styles.subheading}>Your tokens</h3>
           <div role="alert">{error && <p className={styles.error}>{error}</p>}</div>

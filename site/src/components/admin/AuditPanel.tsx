@@ -1,6 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
-import { adminApi, AdminApiError, type AuditEvent } from './api';
+import { messageOf } from '@site/src/api/json-api';
+import { createLatest } from '@site/src/api/latest';
+
+import { adminApi, type AuditEvent } from './api';
 import { describeDetail, formatTime } from './format';
 import styles from './admin.module.css';
 
@@ -64,12 +67,10 @@ export default function AuditPanel({
     to: dayStart(to, 1),
   };
 
-  // Only the newest load may fill the table: an answer to an earlier filter that arrives
-  // after a later one (the unfiltered trail is slower) would show the wrong events.
-  const latestLoad = useRef(0);
+  const [latest] = useState(createLatest);
   const load = useCallback(
     async (before?: string) => {
-      const thisLoad = ++latestLoad.current;
+      const isNewest = latest.begin();
       try {
         const page = await adminApi.audit({
           kind: kind || undefined,
@@ -79,17 +80,17 @@ export default function AuditPanel({
           before,
           limit: 100,
         });
-        if (thisLoad !== latestLoad.current) return;
+        if (!isNewest()) return;
         setEvents((current) => (before && current ? [...current, ...page.events] : page.events));
         setNext(page.next);
         setKinds(page.kinds);
         setError(null);
       } catch (caught) {
-        if (thisLoad !== latestLoad.current) return;
-        setError(caught instanceof AdminApiError ? caught.message : 'Could not load the audit trail.');
+        if (!isNewest()) return;
+        setError(messageOf(caught, 'Could not load the audit trail.'));
       }
     },
-    [kind, reader, from, to],
+    [kind, reader, from, to, latest],
   );
 
   useEffect(() => {

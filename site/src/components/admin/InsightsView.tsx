@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import Link from '@docusaurus/Link';
 
-import { adminApi, AdminApiError, type InsightsAnswer as Insights } from './api';
+import { messageOf } from '@site/src/api/json-api';
+
+import { adminApi, type InsightsAnswer as Insights } from './api';
 import { formatTime } from './format';
 import styles from './admin.module.css';
 
@@ -125,7 +127,7 @@ export default function InsightsView(): React.JSX.Element {
         }
       },
       (caught: unknown) => {
-        if (current) setError(caught instanceof AdminApiError ? caught.message : 'Could not load the insights.');
+        if (current) setError(messageOf(caught, 'Could not load the insights.'));
       },
     );
     return () => {

@@ -1,33 +1,33 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 
+import { messageOf } from '@site/src/api/json-api';
+import { createLatest } from '@site/src/api/latest';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
 
-import { adminApi, AdminApiError, type GroupInfo, type ReaderAccount, type ReaderPage } from './api';
+import { adminApi, type GroupInfo, type ReaderAccount, type ReaderPage } from './api';
 import { formatTime } from './format';
+import {
+  changeFilters,
+  confirmDisable,
+  confirmRemove,
+  countText,
+  domainGroups,
+  initialFilters,
+  invitationProblem,
+  loadDelay,
+  PAGE_SIZE,
+  readerName,
+  readerStatus,
+  toggleGroup,
+  turnPage,
+  type Confirmation,
+  type ReaderFilters,
+} from './readers-state';
 import styles from './admin.module.css';
 
-interface Filters {
-  q: string;
-  group: string;
-  status: string;
-  sort: string;
-  page: number;
-}
-
-const PAGE_SIZE = 50;
-
-function statusOf(reader: ReaderAccount): string {
-  if (reader.disabled) return 'disabled';
-  return reader.groups.length === 0 ? 'no access' : 'active';
-}
-
-/** A confirmation asked for before something is done to a reader. */
-interface Pending {
-  title: string;
-  body: string;
-  confirm: string;
-  danger: boolean;
+/** A confirmation asked for before something is done to a reader, and the thing to do. */
+interface Pending extends Confirmation {
   run: () => Promise<void>;
 }
 
@@ -50,9 +50,7 @@ function GroupPicker({
           <input
             type="checkbox"
             checked={chosen.includes(group.name)}
-            onChange={(event) =>
-              onChange(event.target.checked ? [...chosen, group.name] : chosen.filter((name) => name !== group.name))
-            }
+            onChange={(event) => onChange(toggleGroup(chosen, group.name, event.target.checked))}
           />{' '}
           {group.name} <span className={styles.muted}>({group.label})</span>
         </label>
@@ -76,8 +74,9 @@ function InviteForm({ groups, onInvited }: { groups: GroupInfo[]; onInvited: () 
     setError(null);
     setResult(null);
     setCopied(false);
-    if (chosen.length === 0) {
-      setError('Choose at least one group.');
+    const problem = invitationProblem(chosen);
+    if (problem) {
+      setError(problem);
       return;
     }
     setWorking(true);
@@ -87,7 +86,7 @@ function InviteForm({ groups, onInvited }: { groups: GroupInfo[]; onInvited: () 
       setEmail('');
       onInvited();
     } catch (caught) {
-      setError(caught instanceof AdminApiError ? caught.message : 'The invitation failed.');
+      setError(messageOf(caught, 'The invitation failed.'));
     } finally {
       setWorking(false);
     }
@@ -164,34 +163,37 @@ function InviteForm({ groups, onInvited }: { groups: GroupInfo[]; onInvited: () 
  * disable, enable, remove; the irreversible ones after a confirmation).
  */
 export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: string) => void }): React.JSX.Element {
-  const [filters, setFilters] = useState<Filters>({ q: '', group: '', status: '', sort: 'email', page: 1 });
+  const [filters, setFilters] = useState<ReaderFilters>(initialFilters);
   const [data, setData] = useState<ReaderPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ reader: ReaderAccount; groups: string[] } | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const loadCount = useRef(0);
+  const [latest] = useState(createLatest);
 
-  const load = useCallback(async (current: Filters) => {
-    const ticket = ++loadCount.current;
-    try {
-      const page = await adminApi.readers({ ...current, limit: PAGE_SIZE });
-      if (ticket === loadCount.current) {
-        setData(page);
-        setError(null);
+  const load = useCallback(
+    async (current: ReaderFilters) => {
+      const isNewest = latest.begin();
+      try {
+        const page = await adminApi.readers({ ...current, limit: PAGE_SIZE });
+        if (isNewest()) {
+          setData(page);
+          setError(null);
+        }
+      } catch (caught) {
+        if (isNewest()) setError(messageOf(caught, 'Could not load the readers.'));
       }
-    } catch (caught) {
-      if (ticket === loadCount.current)
-        setError(caught instanceof AdminApiError ? caught.message : 'Could not load the readers.');
-    }
-  }, []);
+    },
+    [latest],
+  );
 
   useEffect(() => {
-    const timer = window.setTimeout(() => void load(filters), filters.q ? 250 : 0);
+    const timer = window.setTimeout(() => void load(filters), loadDelay(filters));
     return () => window.clearTimeout(timer);
   }, [filters, load]);
 
-  const update = (change: Partial<Filters>): void => setFilters((current) => ({ ...current, page: 1, ...change }));
+  const update = (change: Partial<Omit<ReaderFilters, 'page'>>): void =>
+    setFilters((current) => changeFilters(current, change));
 
   async function act(run: () => Promise<unknown>, done: string): Promise<void> {
     try {
@@ -200,7 +202,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
       setError(null);
       await load(filters);
     } catch (caught) {
-      setError(caught instanceof AdminApiError ? caught.message : 'That did not work; nothing was changed.');
+      setError(messageOf(caught, 'That did not work; nothing was changed.'));
     }
   }
 
@@ -256,10 +258,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
           <p>Loading readers…</p>
         ) : (
           <>
-            <p className={styles.muted}>
-              {data.total} reader{data.total === 1 ? '' : 's'}
-              {data.pages > 1 && ` · page ${data.page} of ${data.pages}`}
-            </p>
+            <p className={styles.muted}>{countText(data)}</p>
             <div className={styles.tableWrap}>
               <table className={styles.table}>
                 <thead>
@@ -299,8 +298,10 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                             ))}
                       </td>
                       <td>
-                        <span className={clsx(styles.status, styles[`status-${statusOf(reader).replace(' ', '-')}`])}>
-                          {statusOf(reader)}
+                        <span
+                          className={clsx(styles.status, styles[`status-${readerStatus(reader).replace(' ', '-')}`])}
+                        >
+                          {readerStatus(reader)}
                         </span>
                       </td>
                       <td>{formatTime(reader.lastSignInAt) ?? 'never'}</td>
@@ -310,50 +311,44 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                           type="button"
                           className="button button--sm button--secondary"
                           onClick={() => setEditing({ reader, groups: reader.claimedGroups })}
-                          aria-label={`Change the groups of ${reader.email ?? reader.uid}`}
+                          aria-label={`Change the groups of ${readerName(reader)}`}
                         >
                           Groups
                         </button>
                         <button
                           type="button"
                           className="button button--sm button--secondary"
-                          onClick={() =>
-                            reader.disabled
-                              ? void act(() => adminApi.setDisabled(reader.uid, false), `${reader.email} is enabled.`)
-                              : setPending({
-                                  title: `Disable ${reader.email}?`,
-                                  body: 'They are signed out within a minute and cannot sign in until enabled again.',
-                                  confirm: 'Disable',
-                                  danger: false,
-                                  run: () =>
-                                    act(() => adminApi.setDisabled(reader.uid, true), `${reader.email} is disabled.`),
-                                })
-                          }
-                          aria-label={`${reader.disabled ? 'Enable' : 'Disable'} ${reader.email ?? reader.uid}`}
+                          onClick={() => {
+                            if (reader.disabled)
+                              void act(() => adminApi.setDisabled(reader.uid, false), `${reader.email} is enabled.`);
+                            else {
+                              const asked = confirmDisable(reader);
+                              setPending({
+                                ...asked,
+                                run: () => act(() => adminApi.setDisabled(reader.uid, true), asked.done),
+                              });
+                            }
+                          }}
+                          aria-label={`${reader.disabled ? 'Enable' : 'Disable'} ${readerName(reader)}`}
                         >
                           {reader.disabled ? 'Enable' : 'Disable'}
                         </button>
                         <button
                           type="button"
                           className="button button--sm button--secondary"
-                          onClick={() => onShowTrail(reader.email ?? reader.uid)}
-                          aria-label={`Show the trail of ${reader.email ?? reader.uid}`}
+                          onClick={() => onShowTrail(readerName(reader))}
+                          aria-label={`Show the trail of ${readerName(reader)}`}
                         >
                           Trail
                         </button>
                         <button
                           type="button"
                           className="button button--sm button--danger"
-                          onClick={() =>
-                            setPending({
-                              title: `Remove ${reader.email}?`,
-                              body: 'The account is deleted for good: its groups, password and GitHub link. This cannot be undone; the audit trail keeps what happened.',
-                              confirm: 'Remove for good',
-                              danger: true,
-                              run: () => act(() => adminApi.remove(reader.uid), `${reader.email} was removed.`),
-                            })
-                          }
-                          aria-label={`Remove ${reader.email ?? reader.uid}`}
+                          onClick={() => {
+                            const asked = confirmRemove(reader);
+                            setPending({ ...asked, run: () => act(() => adminApi.remove(reader.uid), asked.done) });
+                          }}
+                          aria-label={`Remove ${readerName(reader)}`}
                         >
                           Remove
                         </button>
@@ -368,7 +363,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                 type="button"
                 className="button button--sm button--secondary"
                 disabled={data.page <= 1}
-                onClick={() => setFilters((current) => ({ ...current, page: current.page - 1 }))}
+                onClick={() => setFilters((current) => turnPage(current, -1))}
               >
                 Previous
               </button>
@@ -376,7 +371,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                 type="button"
                 className="button button--sm button--secondary"
                 disabled={data.page >= data.pages}
-                onClick={() => setFilters((current) => ({ ...current, page: current.page + 1 }))}
+                onClick={() => setFilters((current) => turnPage(current, 1))}
               >
                 Next
               </button>
@@ -433,11 +428,10 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
             onChange={(next) => setEditing({ ...editing, groups: next })}
             legend="Set by an administrator"
           />
-          {editing.reader.groups.some((group) => !editing.reader.claimedGroups.includes(group)) && (
+          {domainGroups(editing.reader).length > 0 && (
             <p className={styles.muted}>
-              Also in{' '}
-              {editing.reader.groups.filter((group) => !editing.reader.claimedGroups.includes(group)).join(', ')} by the
-              e-mail domain rule; that comes from the access policy, not from here.
+              Also in {domainGroups(editing.reader).join(', ')} by the e-mail domain rule; that comes from the access
+              policy, not from here.
             </p>
           )}
           <p className={styles.muted}>The reader&apos;s open sessions follow within a minute.</p>

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 
+import { messageOf } from '@site/src/api/json-api';
+import { createLatest } from '@site/src/api/latest';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
 import { describeExpiry, formatDay, statusOf } from '@site/src/components/account/format';
 
-import { adminApi, AdminApiError, type AdminToken } from './api';
+import { adminApi, type AdminToken } from './api';
+import { noTokensText, readerFilter, revokedNotice } from './tokens-state';
 import styles from './admin.module.css';
 
 /**
@@ -19,17 +22,23 @@ export default function TokensPanel(): React.JSX.Element {
   const [notice, setNotice] = useState('');
   const [revoking, setRevoking] = useState<AdminToken | null>(null);
   const [now, setNow] = useState(() => Date.now());
+  const [latest] = useState(createLatest);
 
-  const load = useCallback(async (who: string) => {
-    try {
-      const { tokens: found } = await adminApi.tokens(who.trim() || undefined);
-      setTokens(found);
-      setError(null);
-      setNow(Date.now());
-    } catch (failure) {
-      setError(failure instanceof AdminApiError ? failure.message : 'Could not load the tokens.');
-    }
-  }, []);
+  const load = useCallback(
+    async (who: string) => {
+      const isNewest = latest.begin();
+      try {
+        const { tokens: found } = await adminApi.tokens(readerFilter(who));
+        if (!isNewest()) return;
+        setTokens(found);
+        setError(null);
+        setNow(Date.now());
+      } catch (failure) {
+        if (isNewest()) setError(messageOf(failure, 'Could not load the tokens.'));
+      }
+    },
+    [latest],
+  );
 
   useEffect(() => {
     const timer = window.setTimeout(() => void load(reader), 250);
@@ -39,10 +48,10 @@ export default function TokensPanel(): React.JSX.Element {
   async function revoke(token: AdminToken): Promise<void> {
     try {
       await adminApi.revokeToken(token.id);
-      setNotice(`“${token.name}” of ${token.email} is revoked.`);
+      setNotice(revokedNotice(token));
       await load(reader);
     } catch (failure) {
-      setError(failure instanceof AdminApiError ? failure.message : 'Could not revoke the token.');
+      setError(messageOf(failure, 'Could not revoke the token.'));
     }
   }
 
@@ -66,7 +75,7 @@ export default function TokensPanel(): React.JSX.Element {
       {tokens === null ? (
         <p>Loading the tokens…</p>
       ) : tokens.length === 0 ? (
-        <p>{reader.trim() ? 'This reader has no tokens.' : 'No reader has made a token yet.'}</p>
+        <p>{noTokensText(reader)}</p>
       ) : (
         <div className={styles.tableWrap}>
           <table className={styles.table}>

@@ -1,0 +1,121 @@
+/**
+ * What the search box gets from `search()`: Pagefind's results shaped into hits (title,
+ * excerpt, up to three sections), read in batches. Pagefind itself is a script the build
+ * writes into each bundle, so a stand-in module answers here with results as Pagefind
+ * 1.x gives them. Which results rank first is the ranking module's business, not tested here.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+interface FakeResult {
+  url: string;
+  excerpt: string;
+  meta: { title?: string };
+  content: string;
+  locations: number[];
+  sub_results?: { title: string; url: string; excerpt: string }[];
+}
+
+const pagefind = vi.hoisted(() => ({
+  results: [] as FakeResult[],
+  /** How many result bodies were read (each `data()` is a fetch of a fragment). */
+  read: 0,
+  created: [] as Record<string, unknown>[],
+  merged: [] as string[],
+}));
+
+vi.mock('/search/public/pagefind.js', () => ({
+  createInstance: (options: Record<string, unknown>) => {
+    pagefind.created.push(options);
+    return {
+      init: async () => undefined,
+      mergeIndex: async (path: string) => {
+        pagefind.merged.push(path);
+      },
+      debouncedSearch: async () => ({
+        results: pagefind.results.map((result) => ({
+          data: async () => {
+            pagefind.read++;
+            return result;
+          },
+        })),
+      }),
+    };
+  },
+}));
+
+const { search } = await import('./pagefind');
+
+const page = (path: string, title: string | undefined, extra: Partial<FakeResult> = {}): FakeResult => ({
+  url: path,
+  excerpt: `… the <mark>player</mark> of ${path} …`,
+  meta: title === undefined ? {} : { title },
+  content: 'The player plays',
+  locations: [1],
+  ...extra,
+});
+
+beforeEach(() => {
+  pagefind.results = [];
+  pagefind.read = 0;
+});
+
+describe('search', () => {
+  it('gives each result its URL, title and highlighted excerpt, in Pagefind’s order', async () => {
+    pagefind.results = [page('/docs/a/', 'A'), page('/docs/b/', 'B')];
+    const hits = await search(['/search/public/'], 'player');
+    expect(hits).toEqual([
+      { url: '/docs/a/', title: 'A', excerpt: '… the <mark>player</mark> of /docs/a/ …', headings: [] },
+      { url: '/docs/b/', title: 'B', excerpt: '… the <mark>player</mark> of /docs/b/ …', headings: [] },
+    ]);
+  });
+
+  it('titles a page that has no title by its URL', async () => {
+    pagefind.results = [page('/docs/untitled/', undefined)];
+    expect((await search(['/search/public/'], 'player'))?.[0]?.title).toBe('/docs/untitled/');
+  });
+
+  it('lists up to three sections of a page, leaving out the page itself', async () => {
+    const sections = ['Install', 'Use', 'Seek', 'Errors'].map((title) => ({
+      title,
+      url: `/docs/a/#${title.toLowerCase()}`,
+      excerpt: `${title} the <mark>player</mark>`,
+    }));
+    pagefind.results = [
+      page('/docs/a/', 'A', {
+        sub_results: [
+          { title: 'A', url: '/docs/a/#top', excerpt: 'same title as the page' },
+          { title: 'Intro', url: '/docs/a/', excerpt: 'same URL as the page' },
+          ...sections,
+        ],
+      }),
+    ];
+    const hits = await search(['/search/public/'], 'player');
+    expect(hits?.[0]?.headings).toEqual(sections.slice(0, 3));
+  });
+
+  it('keeps at most `limit` hits and reads no more result bodies than it needs', async () => {
+    pagefind.results = Array.from({ length: 30 }, (_, index) => page(`/docs/p${index}/`, `P${index}`));
+    const hits = await search(['/search/public/'], 'player', 5);
+    expect(hits?.map((hit) => hit.url)).toEqual(['/docs/p0/', '/docs/p1/', '/docs/p2/', '/docs/p3/', '/docs/p4/']);
+    expect(pagefind.read).toBe(5);
+  });
+
+  it('reads at most three batches looking for results that answer the query', async () => {
+    // Pages Pagefind found only by cutting the word down (relevance.ts) answer nothing.
+    pagefind.results = Array.from({ length: 30 }, (_, index) =>
+      page(`/docs/p${index}/`, `P${index}`, { content: 'x.y.z', locations: [0] }),
+    );
+    expect(await search(['/search/public/'], 'xyzzyqq', 4)).toEqual([]);
+    expect(pagefind.read).toBe(12);
+  });
+
+  it('sets up one instance per set of bundles, merging the others into the first', async () => {
+    const before = pagefind.created.length;
+    const bundles = ['/search/public/', '/search/admin+partner+staff/'];
+    await search(bundles, 'player');
+    await search(bundles, 'seek');
+    expect(pagefind.created.length - before).toBe(1);
+    expect(pagefind.created.at(-1)).toMatchObject({ basePath: '/search/public/', highlightParam: 'highlight' });
+    expect(pagefind.merged).toEqual(['/search/admin+partner+staff/']);
+  });
+});
