@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the prepared site is made from: content, theme, configuration, the access policy, the gate's build step and the lockfile. */
+/** What the prepared site is made from: content, theme, configuration, the access policy, the search module, the gate's build step and the lockfile. */
 const sources = [
   'site/docs',
   'site/blog',
@@ -13,6 +13,7 @@ const sources = [
   'site/site.facts.json',
   'site/package.json',
   'packages/access',
+  'packages/search',
   'server/src/manifest',
   'package-lock.json',
 ];
