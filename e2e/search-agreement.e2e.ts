@@ -59,15 +59,18 @@ function definingPage(symbol: string): string {
   return pages[0] as string;
 }
 
-/** The search box's result pages for `query`, in order, as paths. */
-async function boxResults(page: Page, query: string): Promise<string[]> {
+/** The search box's result pages for `query`, in order, as paths, once the box knows who searches. */
+async function boxResults(page: Page, query: string, signedIn: boolean): Promise<string[]> {
   const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
   if (!(await dialog.isVisible())) {
     await hydrated(page);
     await page.keyboard.press('Control+k');
     await expect(dialog).toBeVisible();
   }
-  await dialog.getByRole('searchbox', { name: 'Search' }).fill(query);
+  const box = dialog.getByRole('searchbox', { name: 'Search' });
+  // Until the session answers, the box searches the public pages only.
+  await expect(box).toHaveAttribute('placeholder', signedIn ? /you can read/ : /public pages/);
+  await box.fill(query);
   const list = dialog.getByRole('list', { name: 'Search results' });
   await expect(list).toHaveAttribute('data-answered', query);
   await expect(dialog.getByRole('status')).not.toHaveText(/not available/);
@@ -118,7 +121,7 @@ test.describe('one search on every surface', () => {
     let found = 0;
     try {
       for (const query of QUERIES) {
-        const box = await boxResults(page, query);
+        const box = await boxResults(page, query, true);
         expect(await apiResults(page, query), `"${query}": /api/search vs the search box`).toEqual(box);
         expect(await mcpResults(client, query), `"${query}": MCP vs the search box`).toEqual(box);
         if (NONSENSE.includes(query)) expect(box, `"${query}" is nonsense`).toEqual([]);
@@ -139,7 +142,7 @@ test.describe('one search on every surface', () => {
   }) => {
     const defining = definingPage('useFocusable');
     await page.goto('/docs/');
-    expect((await boxResults(page, 'useFocusable'))[0], 'signed out, search box').toBe(defining);
+    expect((await boxResults(page, 'useFocusable', false))[0], 'signed out, search box').toBe(defining);
     expect((await apiResults(page, 'useFocusable'))[0], 'signed out, /api/search').toBe(defining);
     for (const [who, reader] of [
       ['partner', partnerReader],
@@ -147,7 +150,7 @@ test.describe('one search on every surface', () => {
     ] as const) {
       await signInThroughApi(page, String(baseURL), reader);
       await page.goto('/docs/');
-      const box = await boxResults(page, 'useFocusable');
+      const box = await boxResults(page, 'useFocusable', true);
       // More than the one page: the ranking, not a lone hit, put it first.
       expect(box.length, who).toBeGreaterThan(3);
       expect(box[0], `${who}, search box`).toBe(defining);
@@ -164,7 +167,7 @@ test.describe('one search on every surface', () => {
     const client = await mcpFor(page, String(baseURL));
     try {
       for (const query of ['useFocusable', 'release flow', 'xyzzyqq']) {
-        const box = await boxResults(page, query);
+        const box = await boxResults(page, query, true);
         expect(await apiResults(page, query), query).toEqual(box);
         expect(await mcpResults(client, query), query).toEqual(box);
         if (query === 'xyzzyqq') expect(box).toEqual([]);
@@ -182,7 +185,7 @@ test.describe('one search on every surface', () => {
   test('a signed-out reader finds nothing for nonsense in the search box or /api/search', async ({ page }) => {
     await page.goto('/docs/');
     for (const query of NONSENSE) {
-      expect(await boxResults(page, query), query).toEqual([]);
+      expect(await boxResults(page, query, false), query).toEqual([]);
       expect(await apiResults(page, query), query).toEqual([]);
     }
   });
