@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from '@playwright/test';
 
-import { expect, hydrated, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { adminReader, demoReader, partnerReader, signInThroughApi } from './readers';
 
 /**
@@ -63,7 +63,7 @@ function definingPage(symbol: string): string {
 async function boxResults(page: Page, query: string, signedIn: boolean): Promise<string[]> {
   const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
   if (!(await dialog.isVisible())) {
-    await hydrated(page);
+    await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached({ timeout: 30_000 });
     await page.keyboard.press('Control+k');
     await expect(dialog).toBeVisible();
   }
@@ -72,7 +72,8 @@ async function boxResults(page: Page, query: string, signedIn: boolean): Promise
   await expect(box).toHaveAttribute('placeholder', signedIn ? /you can read/ : /public pages/);
   await box.fill(query);
   const list = dialog.getByRole('list', { name: 'Search results' });
-  await expect(list).toHaveAttribute('data-answered', query);
+  // The first query of a page loads Pagefind's engine and the reader's index chunks.
+  await expect(list).toHaveAttribute('data-answered', query, { timeout: 30_000 });
   await expect(dialog.getByRole('status')).not.toHaveText(/not available/);
   return list
     .locator(':scope > li > a')
@@ -110,11 +111,13 @@ async function mcpResults(client: Client, query: string): Promise<string[]> {
 }
 
 test.describe('one search on every surface', () => {
+  test.describe.configure({ timeout: 120_000 });
+
   test('a partner gets the same pages in the same order from the search box, /api/search and MCP for 30 queries', async ({
     page,
     baseURL,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await signInThroughApi(page, String(baseURL), partnerReader);
     await page.goto('/docs/');
     const client = await mcpFor(page, String(baseURL));
