@@ -1,16 +1,21 @@
 // Search speed in the browser for a signed-in reader: query time (p50/p95 over a fixed
 // set of queries, each run several times) and how many compressed bytes of index the
-// reader downloads. Measured with Pagefind's own API in Debian's Chromium against the gate,
-// loading the bundles the reader's groups may read and merging them, as the site does
-// (site/src/search/pagefind.ts): the public one first, then every other unit of theirs.
+// reader downloads. Measured in Debian's Chromium against the gate with the portal's one
+// search (packages/search, served to the page as is) over the bundles the reader's groups
+// may read (`searchBundlesFor`), as the search box runs it: open, merge, query, rank.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { chromium } from '@playwright/test';
 
-import { accessUnits, mayRead } from '@portal/access';
+import { searchBundlesFor } from '@portal/access';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+
+const searchPackage = fileURLToPath(new URL('../packages/search/', import.meta.url));
+/** Where the page imports packages/search from (answered by the test browser, never the gate). */
+const SEARCH_MODULE = '/__bench/search/';
 
 /** Words readers type: package names with dots and dashes, API names, prefixes, phrases. */
 export const QUERIES = [
@@ -63,15 +68,8 @@ export function bundleBytes(buildDir, prefix) {
   return { bytes, files };
 }
 
-/** The search bundles a reader with `groups` loads: public first, then each unit they are in. */
-export function searchBases(groups) {
-  return accessUnits()
-    .filter((unit) => mayRead(groups, unit.readers))
-    .map((unit) => `/search/${unit.id}/`);
-}
-
 export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {
-  const bases = searchBases(groups);
+  const bases = searchBundlesFor(groups);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const context = await browser.newContext();
@@ -85,35 +83,34 @@ export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats
       if (sizes) downloaded += sizes.responseBodySize + sizes.responseHeadersSize;
     });
     const page = await context.newPage();
+    await page.route(`${baseURL}${SEARCH_MODULE}*.js`, (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: readFileSync(join(searchPackage, new URL(route.request().url()).pathname.slice(SEARCH_MODULE.length))),
+      }),
+    );
     await page.goto(`${baseURL}/docs/`);
     const timings = await page.evaluate(
-      async ({ queries, repeats: times, bases: [primary, ...merged] }) => {
+      async ({ queries, repeats: times, bases, module }) => {
         const coldStart = performance.now();
-        const pagefind = await import(primary + 'pagefind.js');
-        await pagefind.options({ basePath: primary, excerptLength: 24 });
-        for (const base of merged) await pagefind.mergeIndex(base);
-        await pagefind.init();
-        const first = await pagefind.search(queries[0]);
-        await Promise.all(first.results.slice(0, 8).map((result) => result.data()));
+        const { openSearch, searchPages } = await import(module + 'index.js');
+        const search = await openSearch(bases, { load: (bundle) => import(bundle + 'pagefind.js') });
+        await searchPages(search, queries[0]);
         const cold = performance.now() - coldStart;
         // First use of each query loads its index chunks and result fragments over the
         // network; the steady state a reader typing meets is measured after that.
-        for (const query of queries) {
-          const found = await pagefind.search(query);
-          await Promise.all(found.results.slice(0, 8).map((result) => result.data()));
-        }
+        for (const query of queries) await searchPages(search, query);
         const samples = [];
         for (let round = 0; round < times; round++) {
           for (const query of queries) {
             const started = performance.now();
-            const found = await pagefind.search(query);
-            await Promise.all(found.results.slice(0, 8).map((result) => result.data()));
+            await searchPages(search, query);
             samples.push(performance.now() - started);
           }
         }
         return { samples, cold };
       },
-      { queries: QUERIES, repeats, bases },
+      { queries: QUERIES, repeats, bases, module: SEARCH_MODULE },
     );
     const sorted = [...timings.samples].sort((a, b) => a - b);
     const total = bases

@@ -155,39 +155,4 @@ test.describe('the search API, llms.txt and the Markdown pages', () => {
     expect(anonymous).toContain('/docs/Norigin-Spatial-Navigation.md');
     expect(anonymous).not.toContain('/docs/player-manager-mono.md');
   });
-
-  test('agrees with the browser’s search on the test queries', async ({ page, baseURL }) => {
-    const base = String(baseURL);
-    const cookie = await startSession(base, await emulatorReaders.signIn(demoReader.email, demoReader.password));
-    await page.context().addCookies([{ name: '__session', value: cookie.split('=')[1] ?? '', url: base }]);
-    await page.goto('/docs/');
-    for (const query of ['dash.js', 'useFocusable', 'whitelabel brand', 'tizen']) {
-      const api = (
-        (await (
-          await fetch(`${base}/api/search?q=${encodeURIComponent(query)}&limit=3`, { headers: { cookie } })
-        ).json()) as {
-          results: { url: string }[];
-        }
-      ).results.map((r) => r.url);
-      const browser = await page.evaluate(async (q) => {
-        // A URL the page serves, not a module of this project: typed by hand.
-        const bundle = '/search/public/pagefind.js';
-        const pagefind = (await import(bundle)) as {
-          createInstance(options: { basePath: string }): {
-            init(): Promise<void>;
-            mergeIndex(path: string): Promise<void>;
-            search(query: string): Promise<{ results: { data(): Promise<{ url: string }> }[] }>;
-          };
-        };
-        const instance = pagefind.createInstance({ basePath: '/search/public/' });
-        await instance.init();
-        for (const unit of ['admin+partner+staff', 'admin+staff']) await instance.mergeIndex(`/search/${unit}/`);
-        const found = await instance.search(q);
-        return Promise.all(
-          found.results.slice(0, 3).map(async (r: { data(): Promise<{ url: string }> }) => (await r.data()).url),
-        );
-      }, query);
-      expect(api[0], query).toBe(browser[0]);
-    }
-  });
 });

@@ -67,11 +67,13 @@ export default defineConfig({
     {
       name: 'gate',
       // With what a signed-out visitor meets (visitor.e2e.ts), the login page (login.e2e.ts),
-      // and what coding assistants use: tokens on /account, Markdown, llms.txt, search API, MCP.
+      // and what coding assistants use: tokens on /account, Markdown, llms.txt, search API, MCP
+      // (search-agreement.e2e.ts: the search box, the search API and MCP give one answer).
       testMatch: [
         'auth.e2e.ts',
         'gate.e2e.ts',
         'search.e2e.ts',
+        'search-agreement.e2e.ts',
         'groups.e2e.ts',
         'admin.e2e.ts',
         'visitor.e2e.ts',

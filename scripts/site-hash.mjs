@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What the built site is made from: content, theme and plugins (the gate's build step among them), configuration, the access policy and the manifest's format, and the lockfile. */
+/** What the built site is made from: content, theme and plugins (the gate's build step among them), configuration, the access policy, the manifest's format, the search module and the lockfile. */
 const sources = [
   'site/docs',
   'site/blog',
@@ -15,6 +15,7 @@ const sources = [
   'packages/access',
   'packages/contract/src',
   'packages/built-site',
+  'packages/search',
   'package-lock.json',
 ];
 

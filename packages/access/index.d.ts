@@ -65,6 +65,10 @@ export declare function claimedGroups(
 export declare function unitId(readers: Readers): string;
 /** Every access unit the policy can give a page, public first. */
 export declare function accessUnits(compiled?: CompiledPolicy): { id: string; readers: Readers }[];
+/** Where the build serves the search bundle of an access unit: `/search/<unit id>/`. */
+export declare const SEARCH_ROOT: '/search/';
+/** The search bundles a reader (null: signed out) searches: public first, then every unit they may read. */
+export declare function searchBundlesFor(groups: readonly string[] | null, compiled?: CompiledPolicy): string[];
 /** The CSS class that marks a link to something these readers may open. */
 export declare function readersClass(readers: Readers | null): string;
 /** The stylesheet that hides marked items from signed-in readers outside their groups. */

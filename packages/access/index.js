@@ -310,6 +310,24 @@ export function accessUnits(compiled = policy) {
   return [...units.values()];
 }
 
+/** Where the build serves the search bundle of an access unit: `/search/public/`, `/search/admin+staff/`. */
+export const SEARCH_ROOT = '/search/';
+
+/**
+ * The search bundles a reader searches, public first (the bundle Pagefind loads; the others
+ * merge into it): the public one and every unit whose pages they may read, nothing else.
+ * The browser's search box, the search API and MCP all search these.
+ *
+ * @param {readonly string[] | null} groups null: signed out
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function searchBundlesFor(groups, compiled = policy) {
+  return accessUnits(compiled)
+    .filter((unit) => mayRead(groups, unit.readers))
+    .map((unit) => `${SEARCH_ROOT}${unit.id}/`);
+}
+
 /**
  * The CSS class that marks a link, card or sidebar item with who may open its target, so
  * the site can show each reader only what they may open (see `accessStyles`).

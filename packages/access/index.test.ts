@@ -15,6 +15,7 @@ import {
   readersClass,
   readersOf,
   safeNextPath,
+  searchBundlesFor,
   sectionOf,
   type PolicyFile,
 } from './index.js';
@@ -205,6 +206,37 @@ describe('who reads which route (the checked-in policy)', () => {
 
   it('has four access units: public, administration, what partners share with staff, and internal', () => {
     expect(accessUnits().map((unit) => unit.id)).toEqual(['public', 'admin', 'admin+partner+staff', 'admin+staff']);
+  });
+});
+
+describe('searchBundlesFor', () => {
+  it('gives a signed-out visitor, and a signed-in reader without groups, the public bundle only', () => {
+    expect(searchBundlesFor(null)).toEqual(['/search/public/']);
+    expect(searchBundlesFor([])).toEqual(['/search/public/']);
+  });
+
+  it('gives a partner the public bundle and the partner-readable one, public first', () => {
+    expect(searchBundlesFor(['partner'])).toEqual(['/search/public/', '/search/admin+partner+staff/']);
+  });
+
+  it('gives staff every bundle of the docs and the blog, and admins the administration pages’ too', () => {
+    const docs = ['/search/public/', '/search/admin+partner+staff/', '/search/admin+staff/'];
+    expect(searchBundlesFor(['staff'])).toEqual(docs);
+    expect(searchBundlesFor(['admin'])).toEqual(['/search/public/', '/search/admin/', ...docs.slice(1)]);
+  });
+
+  it('never gives a reader, whatever their groups, the bundle of a unit they may not read', () => {
+    const names = policy.groupNames;
+    for (let mask = 0; mask < 1 << names.length; mask++) {
+      const groups = names.filter((_, index) => mask & (1 << index));
+      const units = searchBundlesFor(groups).map((bundle) => bundle.slice('/search/'.length, -1));
+      expect(units[0]).toBe('public');
+      for (const unit of units.slice(1)) expect(unit.split('+').some((group) => groups.includes(group))).toBe(true);
+      // And every unit they may read is there.
+      for (const unit of accessUnits())
+        if (unit.readers !== 'public' && unit.readers.some((group) => groups.includes(group)))
+          expect(units).toContain(unit.id);
+    }
   });
 });
 

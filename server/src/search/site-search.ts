@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { accessUnits, mayRead } from '@portal/access';
+import { searchBundlesFor } from '@portal/access';
+import { openSearch, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
 
 import { markdownUrl } from '@portal/built-site';
 import type { Site } from '../site.js';
@@ -34,14 +35,6 @@ export interface SearchResult {
   snippet: string;
 }
 
-interface PagefindInstance {
-  init(): Promise<void>;
-  mergeIndex(path: string, options?: Record<string, unknown>): Promise<void>;
-  search(
-    query: string,
-  ): Promise<{ results: { data(): Promise<{ url: string; excerpt: string; meta: { title?: string } }> }[] }>;
-}
-
 /**
  * Pagefind's fetches go to this origin, answered from the build in memory (the gate's own
  * files): the server searches the very bundles the browsers do, so its results agree.
@@ -51,13 +44,13 @@ const ORIGIN = 'http://pagefind.internal';
 let fetchInstalled = false;
 
 /**
- * The site's search, run in the server with Pagefind's own engine over the same per-unit
- * bundles the browser merges, for the search API and the MCP server. A reader searches the
- * public bundle plus every unit they are in, as in the browser.
+ * The site's search in the server, for the search API and the MCP server: the portal's one
+ * search (packages/search) with Pagefind's own engine over the bundles `searchBundlesFor`
+ * gives the reader, as the search box runs it in the browser.
  */
 export class SiteSearch {
-  private readonly instances = new Map<string, Promise<PagefindInstance>>();
-  private module: Promise<{ createInstance(options: Record<string, unknown>): PagefindInstance }> | null = null;
+  private readonly instances = new Map<string, Promise<PagefindInstance | null>>();
+  private module: Promise<PagefindModule> | null = null;
 
   constructor(private readonly site: Site) {}
 
@@ -79,52 +72,34 @@ export class SiteSearch {
   }
 
   /** Pagefind's script from the build, as a module file of its own (it is written for browsers). */
-  private loadModule(): Promise<{ createInstance(options: Record<string, unknown>): PagefindInstance }> {
+  private loadModule(bundle: string): Promise<PagefindModule> {
     this.module ??= (async () => {
-      this.install();
-      const script = this.site.lookup('/search/public/pagefind.js');
-      if (!script) throw new Error('The build has no search bundle (search/public/pagefind.js)');
+      const script = this.site.lookup(`${bundle}pagefind.js`);
+      if (!script) throw new Error(`The build has no search script (${bundle}pagefind.js)`);
       const dir = await mkdtemp(join(tmpdir(), 'portal-pagefind-'));
       const file = join(dir, 'pagefind.mjs');
       await writeFile(file, script.bodies.identity ?? '');
-      return (await import(pathToFileURL(file).href)) as {
-        createInstance(options: Record<string, unknown>): PagefindInstance;
-      };
+      return (await import(pathToFileURL(file).href)) as PagefindModule;
     })();
     return this.module;
   }
 
-  /** The bundles a reader searches: public first, then every unit they are in. */
-  static bundlesFor(groups: readonly string[]): string[] {
-    return accessUnits()
-      .filter((unit) => unit.readers === 'public' || mayRead(groups, unit.readers))
-      .map((unit) => `/search/${unit.id}/`);
-  }
-
-  private instance(bundles: readonly string[]): Promise<PagefindInstance> {
+  private instance(bundles: readonly string[]): Promise<PagefindInstance | null> {
     const key = bundles.join(' ');
     let instance = this.instances.get(key);
     if (!instance) {
-      instance = (async () => {
-        const pagefind = await this.loadModule();
-        const [primary = '/search/public/', ...merged] = bundles;
-        const search = pagefind.createInstance({ basePath: `${ORIGIN}${primary}`, baseUrl: '/', excerptLength: 30 });
-        await search.init();
-        for (const bundle of merged) await search.mergeIndex(`${ORIGIN}${bundle}`, { baseUrl: '/' });
-        return search;
-      })();
+      this.install();
+      instance = openSearch(bundles, { load: (bundle) => this.loadModule(bundle), origin: ORIGIN });
       instance.catch(() => this.instances.delete(key));
       this.instances.set(key, instance);
     }
     return instance;
   }
 
-  /** The pages a reader with `groups` may read that match `query`, best first. */
-  async search(groups: readonly string[], query: string, limit = 10): Promise<SearchResult[]> {
-    const pagefind = await this.instance(SiteSearch.bundlesFor(groups));
-    const found = await pagefind.search(query);
-    const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
-    return data.map((item) => {
+  /** The pages a reader with `groups` (null: signed out) may read that match `query`, best first. */
+  async search(groups: readonly string[] | null, query: string, limit = 10): Promise<SearchResult[]> {
+    const found = (await searchPages(await this.instance(searchBundlesFor(groups)), query, { limit })) ?? [];
+    return found.map((item) => {
       // Pagefind joins its base URL and the page's; keep the path on this site.
       const url = new URL(item.url.replace(/^\/+/, '/'), 'http://portal.invalid').pathname;
       return {

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
-import { loginUrlFor } from '@portal/access';
+import { loginUrlFor, searchBundlesFor } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
 import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
-import { search, searchBundlesFor, type SearchHit } from '@site/src/search/pagefind';
+import { search, type SearchHit } from '@site/src/search/pagefind';
 import { reportSearch } from '@site/src/search/report';
 
 import styles from './styles.module.css';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance';
+import { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance.js';
 
 describe('answersQuery', () => {
   it('rejects a page Pagefind found only through a far shorter prefix of the word', () => {

@@ -12,8 +12,14 @@
  * a backtracked one shares almost none ("xyzzyqq" → "x", "musk" → "Munich").
  */
 
-/** Lower-case letters and digits runs of a text, diacritics removed: `@noriginmedia/player-adapter-dash.js` → noriginmedia, player, adapter, dash, js. */
-export function wordParts(text: string): string[] {
+/**
+ * Lower-case letters and digits runs of a text, diacritics removed:
+ * `@noriginmedia/player-adapter-dash.js` → noriginmedia, player, adapter, dash, js.
+ *
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function wordParts(text) {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -22,7 +28,11 @@ export function wordParts(text: string): string[] {
     .filter(Boolean);
 }
 
-function commonPrefixLength(a: string, b: string): number {
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function commonPrefixLength(a, b) {
   let length = 0;
   while (length < a.length && length < b.length && a[length] === b[length]) length++;
   return length;
@@ -31,21 +41,36 @@ function commonPrefixLength(a: string, b: string): number {
 /**
  * How many leading letters of a query word a matched word must share: all of a short word,
  * and of a longer one all but the last five (what stemming and an unfinished word remove).
+ *
+ * @param {string} part
+ * @returns {number}
  */
-export function requiredPrefix(part: string): number {
+export function requiredPrefix(part) {
   return Math.min(part.length, Math.max(3, part.length - 5));
 }
 
-/** Whether the words Pagefind matched on a page (`matched`) answer every word of `query`. */
-export function answersQuery(query: string, matched: readonly string[]): boolean {
+/**
+ * Whether the words Pagefind matched on a page (`matched`) answer every word of `query`.
+ *
+ * @param {string} query
+ * @param {readonly string[]} matched
+ * @returns {boolean}
+ */
+export function answersQuery(query, matched) {
   const pageParts = matched.flatMap(wordParts);
   return wordParts(query).every((part) =>
     pageParts.some((word) => commonPrefixLength(part, word) >= requiredPrefix(part)),
   );
 }
 
-/** The page's words at Pagefind's match locations (its own split of the page text). */
-export function matchedWords(text: string, locations: readonly number[]): string[] {
+/**
+ * The page's words at Pagefind's match locations (its own split of the page text).
+ *
+ * @param {string} text
+ * @param {readonly number[]} locations
+ * @returns {string[]}
+ */
+export function matchedWords(text, locations) {
   const words = text.split(/[\r\n\s]+/);
   return locations.map((location) => words[location] ?? '').filter(Boolean);
 }

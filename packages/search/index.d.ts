@@ -1,0 +1,67 @@
+/** What a Pagefind result's `data()` gives (the fields the portal reads). */
+export interface PagefindResultData {
+  /** The page's URL, with the highlight parameter. */
+  url: string;
+  /** HTML: text around the matched words, in `<mark>`, escaped by Pagefind. */
+  excerpt: string;
+  meta: { title?: string };
+  /** The page's text, and the word positions the query matched in it. */
+  content: string;
+  raw_content?: string;
+  locations: number[];
+  /** The page's headings. */
+  anchors?: { element?: string; id?: string; text?: string; location?: number }[];
+  /** The headings under which the query matched. */
+  sub_results?: { title: string; url: string; excerpt: string }[];
+}
+
+/** One Pagefind search instance (`createInstance` of a bundle's pagefind.js). */
+export interface PagefindInstance {
+  init(): Promise<void>;
+  mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<void>;
+  search(
+    query: string,
+    options?: Record<string, unknown>,
+  ): Promise<{ results: { data(): Promise<PagefindResultData> }[] }>;
+  debouncedSearch(
+    query: string,
+    options?: Record<string, unknown>,
+    timeout?: number,
+  ): Promise<{ results: { data(): Promise<PagefindResultData> }[] } | null>;
+}
+
+/** A bundle's `pagefind.js`. */
+export interface PagefindModule {
+  createInstance(options: Record<string, unknown>): PagefindInstance;
+}
+
+export declare const HIGHLIGHT_PARAM: 'highlight';
+export declare const RESULT_OPTIONS: { readonly highlightParam: 'highlight'; readonly excerptLength: number };
+/** How many of Pagefind's results are ranked, whatever the limit. */
+export declare const CANDIDATES: number;
+
+/** Whether a bundle (its URL, ending in `/`) has an index to search. */
+export declare function hasIndex(bundle: string): Promise<boolean>;
+/** One search over the bundles that have an index, public first; null when none has one. */
+export declare function openSearch(
+  bundles: readonly string[],
+  how: { load(bundle: string): Promise<PagefindModule>; origin?: string },
+): Promise<PagefindInstance | null>;
+/** 3 the title starts with the query's words, 2 a heading does, 1 the title has them all, else 0. */
+export declare function aboutness(
+  query: string,
+  page: { meta: { title?: string }; anchors?: readonly { element?: string; text?: string }[] },
+): number;
+/** Pagefind's results without prefix-only matches, pages about the query first. */
+export declare function rank<T extends PagefindResultData>(query: string, found: readonly T[]): T[];
+/** The ranked pages for a query, at most `limit`; null when a newer debounced query superseded it. */
+export declare function searchPages(
+  instance: PagefindInstance | null,
+  query: string,
+  options?: { limit?: number; debounceMs?: number },
+): Promise<PagefindResultData[] | null>;
+
+export declare function wordParts(text: string): string[];
+export declare function requiredPrefix(part: string): number;
+export declare function answersQuery(query: string, matched: readonly string[]): boolean;
+export declare function matchedWords(text: string, locations: readonly number[]): string[];

@@ -1,0 +1,122 @@
+// The portal's one search: which of Pagefind's results a query gets, and in what order.
+// The search box (site/src/search/pagefind.ts), the search API and MCP's search_docs
+// (server/src/search/site-search.ts) all open their search and run their queries here,
+// over the bundles `searchBundlesFor` (packages/access) chooses, so one reader's query
+// gets one answer on every surface. Plain ES module: the site's bundler and Node read it as is.
+
+import { answersQuery, matchedWords, wordParts } from './relevance.js';
+
+export { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance.js';
+
+/** The query parameter that marks the matched words on the page a result opens. */
+export const HIGHLIGHT_PARAM = 'highlight';
+
+/** The same for every bundle and every surface, so results from merged bundles read alike. */
+export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, excerptLength: 24 });
+
+/**
+ * How many of Pagefind's results are read and ranked, whatever the limit: a limit only cuts
+ * the one ranked list, so a surface that shows 8 and one that returns 10 agree on the first 8.
+ */
+export const CANDIDATES = 24;
+
+/**
+ * Whether a bundle has an index to search. Pagefind writes a bundle with no languages for a
+ * unit without searchable pages (the administration pages are an app, not text), and
+ * `mergeIndex` of it fails, which failed every search of the readers who have that unit.
+ *
+ * @param {string} bundle the bundle's URL, ending in `/`
+ * @returns {Promise<boolean>}
+ */
+export async function hasIndex(bundle) {
+  const response = await fetch(`${bundle}pagefind-entry.json`);
+  if (response.status === 404) return false;
+  if (!response.ok) throw new Error(`Search bundle ${bundle} answered ${response.status}`);
+  /** @type {{ languages?: Record<string, { page_count?: number }> }} */
+  const entry = await response.json();
+  return Object.values(entry.languages ?? {}).some((language) => (language.page_count ?? 1) > 0);
+}
+
+/**
+ * One search over `bundles` (public first, from `searchBundlesFor`): the first bundle with
+ * an index makes the instance, the others with one merge into it. Null when none has one.
+ *
+ * @param {readonly string[]} bundles bundle paths, `/search/<unit>/`
+ * @param {{ load(bundle: string): Promise<import('./index.js').PagefindModule>, origin?: string }} how
+ *   `load` imports the bundle's `pagefind.js`; `origin` goes before each path (the server's).
+ * @returns {Promise<import('./index.js').PagefindInstance | null>}
+ */
+export async function openSearch(bundles, { load, origin = '' }) {
+  const present = await Promise.all(bundles.map((bundle) => hasIndex(origin + bundle)));
+  const [primary, ...merged] = bundles.filter((_, index) => present[index]);
+  if (primary === undefined) return null;
+  const pagefind = await load(primary);
+  const instance = pagefind.createInstance({ basePath: origin + primary, baseUrl: '/', ...RESULT_OPTIONS });
+  await instance.init();
+  // In order: the merge order is part of the ranking, and the same on every surface.
+  for (const bundle of merged) await instance.mergeIndex(origin + bundle, { baseUrl: '/', ...RESULT_OPTIONS });
+  return instance;
+}
+
+/**
+ * How strongly a page is *about* the query, from the words of its title and headings:
+ * 3 its title starts with the query's words (`useFocusable`, `Layout Engine`), 2 a heading
+ * does, 1 its title has them all, 0 none of these. Pagefind scores each merged bundle on its
+ * own word statistics, so a page that defines a name can rank below pages of another bundle
+ * that only mention it; the headings say what the page defines, whichever bundle it is in.
+ *
+ * @param {string} query
+ * @param {{ meta: { title?: string }, anchors?: readonly { element?: string, text?: string }[] }} page
+ * @returns {number}
+ */
+export function aboutness(query, page) {
+  const want = wordParts(query);
+  if (want.length === 0) return 0;
+  const startsWith = (/** @type {string} */ text) => {
+    const parts = wordParts(text);
+    return want.every((part, index) => parts[index] === part);
+  };
+  const title = page.meta.title ?? '';
+  if (startsWith(title)) return 3;
+  const headings = (page.anchors ?? []).filter((anchor) => /^h[1-6]$/i.test(anchor.element ?? ''));
+  if (headings.some((heading) => startsWith(heading.text ?? ''))) return 2;
+  const titleParts = wordParts(title);
+  return want.every((part) => titleParts.includes(part)) ? 1 : 0;
+}
+
+/**
+ * The ranked answer to `query` from the results Pagefind found: results it reached only by
+ * cutting a query word down to a short prefix are dropped (relevance.js), then pages about
+ * the query come first (`aboutness`), in Pagefind's order within each rank.
+ *
+ * @template {import('./index.js').PagefindResultData} T
+ * @param {string} query
+ * @param {readonly T[]} found the data of Pagefind's results, in its order
+ * @returns {T[]}
+ */
+export function rank(query, found) {
+  return found
+    .filter((item) => answersQuery(query, matchedWords(item.raw_content ?? item.content, item.locations)))
+    .map((item, order) => ({ item, order, about: aboutness(query, item) }))
+    .sort((a, b) => b.about - a.about || a.order - b.order)
+    .map(({ item }) => item);
+}
+
+/**
+ * Runs `query` and answers its ranked pages, at most `limit`; null when a newer query
+ * superseded it while it waited (with `debounceMs`, as a reader types). A null instance
+ * (no bundle has an index) finds nothing.
+ *
+ * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {string} query
+ * @param {{ limit?: number, debounceMs?: number }} [options]
+ * @returns {Promise<import('./index.js').PagefindResultData[] | null>}
+ */
+export async function searchPages(instance, query, { limit = 8, debounceMs } = {}) {
+  if (instance === null || wordParts(query).length === 0) return [];
+  const found =
+    debounceMs === undefined ? await instance.search(query) : await instance.debouncedSearch(query, {}, debounceMs);
+  if (found === null) return null;
+  const data = await Promise.all(found.results.slice(0, CANDIDATES).map((result) => result.data()));
+  return rank(query, data).slice(0, limit);
+}

@@ -1,0 +1,170 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import * as pagefind from 'pagefind';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  aboutness,
+  hasIndex,
+  openSearch,
+  rank,
+  searchPages,
+  type PagefindInstance,
+  type PagefindModule,
+} from './index.js';
+
+const page = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`;
+
+const mentions = (times: number): string =>
+  Array.from({ length: times }, (_, i) => `<p>Call <code>useFocusable</code> in component ${i}.</p>`).join('');
+
+/** Three bundles as the build writes them: public, one without pages (as the administration unit's), private. */
+const BUNDLES: Record<string, { url: string; html: string }[]> = {
+  public: [
+    {
+      url: '/docs/spatial-navigation/',
+      html: page(
+        'Spatial Navigation',
+        `<p>The library behind focus.</p><h2 id="usefocusable-options">useFocusable options</h2><p>useFocusable takes a key.</p>${'<p>Other words about trees and rails.</p>'.repeat(40)}`,
+      ),
+    },
+    ...Array.from({ length: 6 }, (_, i) => ({
+      url: `/docs/spatial-navigation/guide-${i}/`,
+      html: page(`Guide ${i}`, mentions(3)),
+    })),
+  ],
+  admin: [],
+  private: [
+    { url: '/docs/hooks/', html: page('Hooks', mentions(2)) },
+    { url: '/docs/release-flow/', html: page('Release Flow', '<h2 id="x-y-z">x.y.z</h2><p>Versions.</p>') },
+    ...Array.from({ length: 8 }, (_, i) => ({ url: `/docs/other-${i}/`, html: page(`Other ${i}`, '<p>Nothing.</p>') })),
+  ],
+};
+
+let dir: string;
+let server: Server;
+let origin: string;
+const load = (bundle: string): Promise<PagefindModule> =>
+  import(pathToFileURL(join(dir, bundle, 'pagefind.js')).href) as Promise<PagefindModule>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portal-search-test-'));
+  try {
+    for (const [unit, pages] of Object.entries(BUNDLES)) {
+      const { index } = await pagefind.createIndex({ rootSelector: 'article', forceLanguage: 'en' });
+      if (!index) throw new Error('Pagefind did not start');
+      for (const { url, html } of pages) await index.addHTMLFile({ url, content: html });
+      await index.writeFiles({ outputPath: join(dir, 'search', unit) });
+    }
+  } finally {
+    await pagefind.close();
+  }
+  // The bundles over HTTP, as the gate serves them: Pagefind fetches its index files.
+  server = createServer((request, response) => {
+    const file = normalize(join(dir, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
+    if (!file.startsWith(dir)) return void response.writeHead(400).end();
+    createReadStream(file)
+      .on('error', () => response.writeHead(404).end())
+      .pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The public and private bundles, merged as a partner's are. */
+async function partnerSearch(): Promise<PagefindInstance> {
+  const search = await openSearch(['/search/public/', '/search/private/'], {
+    load: () => load('search/public'),
+    origin,
+  });
+  if (search === null) throw new Error('the test bundles have no index');
+  return search;
+}
+
+const paths = (found: { url: string }[] | null): string[] =>
+  (found ?? []).map((item) => new URL(item.url, 'http://x').pathname);
+
+describe('the one search, over real Pagefind bundles', () => {
+  it('skips a bundle without pages instead of failing the whole search', async () => {
+    expect(await hasIndex(`${origin}/search/admin/`)).toBe(false);
+    expect(await hasIndex(`${origin}/search/public/`)).toBe(true);
+    const search = await openSearch(['/search/public/', '/search/admin/', '/search/private/'], {
+      load: () => load('search/public'),
+      origin,
+    });
+    expect(paths(await searchPages(search, 'hooks'))).toEqual(['/docs/hooks/']);
+    expect(await openSearch(['/search/admin/'], { load: () => load('search/admin'), origin })).toBeNull();
+    expect(await searchPages(null, 'hooks')).toEqual([]);
+  });
+
+  it('ranks the page that defines a name first, though Pagefind scores the merged bundles apart', async () => {
+    const search = await partnerSearch();
+    const raw = await search.search('useFocusable');
+    const pagefindOrder = paths(await Promise.all(raw.results.map((result) => result.data())));
+    // Pagefind alone puts the private page that only mentions it first (its bundle has fewer such pages).
+    expect(pagefindOrder[0]).not.toBe('/docs/spatial-navigation/');
+    const ranked = paths(await searchPages(search, 'useFocusable'));
+    expect(ranked[0]).toBe('/docs/spatial-navigation/');
+    expect(ranked.slice(1).sort()).toEqual(
+      pagefindOrder
+        .filter((path) => path !== ranked[0])
+        .slice(0, 7)
+        .sort(),
+    );
+  });
+
+  it('finds nothing for nonsense that Pagefind answers with a shorter prefix', async () => {
+    const search = await partnerSearch();
+    expect((await search.search('xyzzyqq')).results.length).toBeGreaterThan(0);
+    expect(await searchPages(search, 'xyzzyqq')).toEqual([]);
+    expect(await searchPages(search, '  ')).toEqual([]);
+  });
+
+  it('cuts one ranked list at any limit', async () => {
+    const search = await partnerSearch();
+    const eight = paths(await searchPages(search, 'useFocusable', { limit: 8 }));
+    expect(eight.length).toBe(8);
+    expect(paths(await searchPages(search, 'useFocusable', { limit: 3 }))).toEqual(eight.slice(0, 3));
+  });
+});
+
+describe('aboutness and rank', () => {
+  const result = (url: string, title: string, headings: string[] = [], matched = 'useFocusable') => ({
+    url,
+    excerpt: '',
+    meta: { title },
+    content: `${matched} here`,
+    locations: [0],
+    anchors: headings.map((text) => ({ element: 'h2', text })),
+  });
+
+  it('scores a title that starts with the query over a heading that does over a title that has it', () => {
+    expect(aboutness('layout engine', result('/a', 'Layout Engine'))).toBe(3);
+    expect(aboutness('useFocusable', result('/a', 'Spatial Navigation', ['useFocusable options']))).toBe(2);
+    expect(aboutness('useFocusable', result('/a', 'Hooks', ['useFocusableButton']))).toBe(0);
+    expect(aboutness('engine', result('/a', 'Layout Engine'))).toBe(1);
+    expect(aboutness('useFocusable', { meta: {}, anchors: [{ element: 'div', text: 'useFocusable' }] })).toBe(0);
+  });
+
+  it('keeps Pagefind’s order within a rank and drops prefix-only matches', () => {
+    const found = [
+      result('/mentions', 'Hooks'),
+      result('/x', 'Release Flow', [], 'x.y.z'),
+      result('/defines', 'Spatial Navigation', ['useFocusable options']),
+      result('/also-mentions', 'Guide'),
+    ];
+    expect(rank('useFocusable', found).map((item) => item.url)).toEqual(['/defines', '/mentions', '/also-mentions']);
+  });
+});
