@@ -15,7 +15,7 @@ import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
-import { Metrics } from './metrics.js';
+import { Metrics, surfaceOfFile, surfaceOfRoute } from './metrics.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
 import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
@@ -56,8 +56,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set once per request by `readerOf`. */
     portalReader?: Promise<Reader | 'anonymous' | 'unavailable'>;
-    /** What the gate served: a public or a private file (for the metrics). */
-    accessClass?: 'public' | 'private';
+    /** The file of the site the gate served, if any (for the metrics' surface and access). */
+    servedFile?: SiteFile;
   }
 }
 
@@ -187,12 +187,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!options.store) app.addHook('onClose', () => store.close());
   const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
   // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
-  app.decorateRequest('accessClass', undefined);
+  app.decorateRequest('servedFile', undefined);
   app.decorateRequest('portalReader', undefined);
   app.addHook('onResponse', (request, reply, done) => {
-    const access =
-      request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
-    metrics.observeRequest(access, reply.statusCode, reply.elapsedTime / 1000);
+    const file = request.servedFile;
+    const seconds = reply.elapsedTime / 1000;
+    if (file) metrics.observeRequest(surfaceOfFile(file), file.access, reply.statusCode, seconds);
+    else metrics.observeRequest(surfaceOfRoute(request.routeOptions.url), 'none', reply.statusCode, seconds);
     done();
   });
   const directory = new ReaderDirectory(identity.auth);
@@ -526,7 +527,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A page asked for as Markdown (an assistant's Accept: text/markdown) is its .md twin.
     if (file.kind === 'page' && prefersMarkdown(request.headers.accept))
       file = site.lookup(markdownUrl(file.url)) ?? file;
-    request.accessClass = file.access;
+    request.servedFile = file;
     if (file.access === 'public') return send(request, reply, file, 200);
 
     // A page's Markdown also takes a personal access token (Authorization: Bearer), never a cookie's stand-in.

@@ -32,19 +32,45 @@ describe('operations', () => {
     });
   });
 
-  it('/metrics counts requests by access class and status, and session-cache hits, for this machine only', async () => {
+  it('/metrics counts requests by surface, access and status, and session-cache hits, for this machine only', async () => {
     const account = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
     await app.inject({ url: '/docs/' });
+    await app.inject({ url: '/docs/layout-engine.md', headers: { cookie } });
+    await app.inject({ url: '/docs/', headers: { accept: 'text/markdown' } });
+    await app.inject({ url: '/assets/js/main.0f3c9a77.js' });
+    await app.inject({ url: '/llms.txt' });
+    await app.inject({ url: '/api/search?q=layout', headers: { cookie } });
+    await app.inject({ method: 'POST', url: '/mcp', payload: {} });
+    await app.inject({ url: '/api/session', headers: { cookie } });
+    await app.inject({ url: '/api/admin/readers', headers: { cookie } });
     const metrics = await app.inject({ url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
-    expect(metrics.body).toMatch(/portal_http_requests_total\{class="private",status="200"\} [2-9]/);
-    expect(metrics.body).toMatch(/portal_http_requests_total\{class="public",status="200"\} [1-9]/);
+    const count = (labels: string): number =>
+      Number(new RegExp(`^portal_http_requests_total\\{${labels}\\} (\\d+)$`, 'm').exec(metrics.body)?.[1] ?? 0);
+    expect(count('surface="page",access="private",status="200"')).toBeGreaterThanOrEqual(2);
+    expect(count('surface="page",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="markdown",access="private",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="markdown",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="asset",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="llms",access="none",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="session",access="none",status="200"')).toBeGreaterThanOrEqual(2);
+    expect(count('surface="admin",access="none",status="403"')).toBeGreaterThanOrEqual(1);
+    for (const surface of ['search', 'mcp'])
+      expect(metrics.body).toMatch(
+        new RegExp(`^portal_http_requests_total\\{surface="${surface}",access="none",status="\\d+"\\} [1-9]`, 'm'),
+      );
+    // No request is lumped into one "api" class any more.
+    expect(metrics.body).not.toMatch(/(class|surface)="api"/);
     expect(metrics.body).toMatch(/portal_session_checks_total\{result="hit"\} [1-9]/);
-    expect(metrics.body).toContain('portal_http_request_duration_seconds_bucket');
+    expect(metrics.body).toContain(
+      'portal_http_request_duration_seconds_bucket{le="0.0005",surface="page",access="private"}',
+    );
     expect(metrics.body).toContain('portal_audit_dropped_events_total 0');
+    expect(metrics.body).toContain('# TYPE portal_audit_dropped_events_total counter');
+    expect(metrics.body).toContain('# TYPE process_cpu_user_seconds_total counter');
     // Through a proxy, or from another machine, there is nothing here.
     expect((await app.inject({ url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(404);
     expect((await app.inject({ url: '/metrics', remoteAddress: '10.1.2.3' })).statusCode).toBe(404);
