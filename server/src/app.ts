@@ -16,6 +16,7 @@ import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
 import { Metrics, surfaceOfFile, surfaceOfRoute } from './metrics.js';
+import { Readiness } from './readiness.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
 import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   identity?: Identity;
   /** Supply to share one store (tests); otherwise one is opened from config. */
   store?: Store;
+  /** The clock of the readiness caches, in milliseconds (tests); otherwise `Date.now`. */
+  clock?: () => number;
 }
 
 declare module 'fastify' {
@@ -357,34 +360,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // For the platform: /healthz says the process is alive; /readyz that it can serve
   // (manifest loaded, identity service, database and Redis reachable); /metrics for Prometheus.
-  let readiness: { at: number; answer: Promise<{ ready: boolean; checks: Record<string, boolean> }> } | null = null;
-  const checkReadiness = async (): Promise<{ ready: boolean; checks: Record<string, boolean> }> => {
-    const identityUp = identity.auth.getUser('portal-readiness-probe').then(
-      () => true,
-      (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
-    );
-    const timeout = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
-      Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 2000).unref())]);
-    const [identityOk, databaseOk, redisOk] = await Promise.all([
-      timeout(identityUp, false),
-      timeout(
-        store.readyNow
-          ? store.db.query('select 1').then(
-              () => true,
-              () => false,
-            )
-          : Promise.resolve(false),
-        false,
-      ),
-      timeout(shared.ping(), false),
-    ]);
-    const checks = { manifest: site.files > 0, identity: identityOk, database: databaseOk, redis: redisOk };
-    return { ready: Object.values(checks).every(Boolean), checks };
-  };
+  const readiness = new Readiness(
+    {
+      manifest: () => site.files > 0,
+      // Any answer, "no such user" included, means the identity service is up.
+      identity: () =>
+        identity.auth.getUser('portal-readiness-probe').then(
+          () => true,
+          (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
+        ),
+      database: () => (store.readyNow ? store.db.query('select 1').then(() => true) : Promise.resolve(false)),
+      redis: () => shared.ping(),
+    },
+    { clock: options.clock },
+  );
   app.get('/readyz', async (_request, reply) => {
-    // At most one round of checks every two seconds, however often the platform asks.
-    if (!readiness || Date.now() - readiness.at > 2000) readiness = { at: Date.now(), answer: checkReadiness() };
-    const { ready, checks } = await readiness.answer;
+    const { ready, checks } = await readiness.report();
     // Only what this replica alone lacks takes it out of the load balancer (503): its site.
     // Firebase, the database and Redis are shared by every replica, so taking replicas out
     // for them would turn a degraded portal (public pages, pages from the session cache,

@@ -1,5 +1,6 @@
+import { BaseAuth } from 'firebase-admin/auth';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
@@ -30,6 +31,26 @@ describe('operations', () => {
       checks: { manifest: true, identity: true, database: true, redis: true },
       redis: 'memory',
     });
+  });
+
+  it('/readyz asks the identity service at most once in ten seconds, however often it is probed', async () => {
+    let now = Date.parse('2026-01-05T09:00:00Z');
+    const { app: probed } = await testApp(await makeTestSite(), {}, undefined, () => now);
+    // Counts the Admin SDK's calls and lets each through to the emulator.
+    const getUser = vi.spyOn(BaseAuth.prototype, 'getUser');
+    const identityCalls = (): number => getUser.mock.calls.filter(([uid]) => uid === 'portal-readiness-probe').length;
+    try {
+      // Thirty seconds of a busy prober: a probe every half second.
+      for (let probe = 0; probe < 60; probe++) {
+        const answer = await probed.inject({ url: '/readyz' });
+        expect(answer.json()).toMatchObject({ status: 'ready', checks: { identity: true } });
+        now += 500;
+      }
+      expect(identityCalls()).toBe(3);
+    } finally {
+      getUser.mockRestore();
+      await probed.close();
+    }
   });
 
   it('/metrics counts requests by surface, access and status, and session-cache hits, for this machine only', async () => {

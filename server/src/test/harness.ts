@@ -55,7 +55,7 @@ export async function testApp(
     : undefined;
   // A test that names its own database (DATABASE_URL) gets a store of its own.
   const store = env.DATABASE_URL ? undefined : await sharedStore();
-  const app = throughServer(await buildApp({ config, logger, identity, store }));
+  const app = throughServer(await buildApp({ config, logger, identity, store, clock }));
   if (identity) app.addHook('onClose', () => identity.close());
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
 }
