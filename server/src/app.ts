@@ -26,7 +26,8 @@ import { markdownUrl, pageOfMarkdown } from './manifest/markdown-urls.js';
 import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';
-import type { AuditEvent } from './db/audit.js';
+import { insertAuditEvents, type AuditEvent } from './db/audit.js';
+import { AuditInbox, auditInboxDir } from './db/audit-inbox.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
@@ -188,6 +189,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       seed: config.demoData ? (db) => seedDemoActivity(db, site, app.log) : undefined,
     }));
   if (!options.store) app.addHook('onClose', () => store.close());
+  // The readers command's audit events, when it cannot open the PGlite folder this server holds (db/audit-inbox.ts).
+  const inboxDir = options.store ? null : auditInboxDir(config.database);
+  if (inboxDir !== null) {
+    const inbox = new AuditInbox({
+      dir: inboxDir,
+      write: (events) => insertAuditEvents(store.db, events),
+      ready: () => store.readyNow,
+      log: app.log,
+    });
+    inbox.start();
+    app.addHook('onClose', () => inbox.close());
+  }
   const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
   // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
   app.decorateRequest('servedFile', undefined);
