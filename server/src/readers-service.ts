@@ -19,6 +19,8 @@ export interface Actor {
 
 export interface ReaderServiceOptions {
   directory: ReaderDirectory;
+  /** A reader's account was made: it joins the caller's lists (it has no sessions to drop). */
+  added?(account: ReaderAccount): void;
   /** A reader's account changed: what is cached of it (lists, sessions) is dropped. */
   changed?(account: ReaderAccount): void;
   /** A reader's account was removed. */
@@ -78,7 +80,7 @@ export class ReaderService {
   ): Promise<{ account: ReaderAccount; passwordLink: string }> {
     const address = email.trim().toLowerCase();
     const { account, passwordLink } = await this.options.directory.invite(address, groups);
-    this.options.changed?.(account);
+    this.options.added?.(account);
     await this.record(
       by,
       'admin.invite',

@@ -232,7 +232,7 @@ describe('npm run readers writes the audit trail', () => {
   // A PGlite folder of its own, opened and migrated: a few seconds, more on a busy machine.
   it(
     'with PGlite: through the inbox, which the running portal writes into its trail',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const own = await mkdtemp(join(tmpdir(), 'readers-gate-'));
       const { app, readers: accounts } = await testApp(await makeTestSite(), { DATA_DIR: own });

@@ -176,6 +176,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
   // Every change goes through the audited service (readers-service.ts), as the readers command's do.
   const readers = new ReaderService({
     directory,
+    added: (account) => readerIndex.update(account),
     // The reader's sessions on this server end at their next request; other servers follow within the cache TTL.
     changed: (account) => {
       readerIndex.update(account);
