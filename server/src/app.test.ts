@@ -562,8 +562,8 @@ describe('the gate server', () => {
         }
         expect(answers).toEqual(['HTTP/1.1 400 Bad Request', 'HTTP/1.1 400 Bad Request', 'HTTP/1.1 400 Bad Request']);
         const errors = lines
-          .map((line) => JSON.parse(line) as { level: number; msg: string })
-          .filter((r) => r.level >= 50);
+          .map((line) => JSON.parse(line) as { level: string; msg: string })
+          .filter((r) => r.level === 'error' || r.level === 'fatal');
         expect(errors).toEqual([]);
       } finally {
         await logged.close();
@@ -604,6 +604,12 @@ describe('the gate server', () => {
         const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
         expect(records.some((record) => record.msg === 'session started')).toBe(true);
         expect(records.some((record) => record.msg === 'incoming request')).toBe(true);
+        // Levels by name with Cloud Logging's severity, from Fastify's lines and the fast path's alike.
+        expect(records.find((record) => record.msg === 'session started')).toMatchObject({
+          level: 'info',
+          severity: 'INFO',
+        });
+        expect(records.filter((record) => typeof record.level !== 'string' || !record.severity)).toEqual([]);
         const all = lines.join('\n');
         const cookieValue = decodeURIComponent(cookie.slice(SESSION_COOKIE.length + 1));
         for (const secret of [idToken, cookieValue, cookieValue.split('.')[1] as string, 'tampered']) {

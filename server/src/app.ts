@@ -27,7 +27,8 @@ import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
 import { ReaderResolver } from './auth/reader.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
-import { Metrics } from './metrics.js';
+import { Metrics, surfaceOfFile, surfaceOfRoute } from './metrics.js';
+import { Readiness } from './readiness.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';
 import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
@@ -37,7 +38,8 @@ import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';
-import type { AuditEvent } from './db/audit.js';
+import { insertAuditEvents, type AuditEvent } from './db/audit.js';
+import { AuditInbox, auditInboxDir } from './db/audit-inbox.js';
 import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
@@ -60,12 +62,14 @@ export interface AppOptions {
   identity?: Identity;
   /** Supply to share one store (tests); otherwise one is opened from config. */
   store?: Store;
+  /** The clock of the readiness caches, in milliseconds (tests); otherwise `Date.now`. */
+  clock?: () => number;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** What the gate served: a public or a private file (for the metrics). */
-    accessClass?: 'public' | 'private';
+    /** The file of the site the gate served, if any (for the metrics' surface and access). */
+    servedFile?: SiteFile;
   }
 }
 
@@ -190,13 +194,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       seed: config.demoData ? (db) => seedDemoActivity(db, site, app.log) : undefined,
     }));
   if (!options.store) app.addHook('onClose', () => store.close());
+  // The readers command's audit events, when it cannot open the PGlite folder this server holds (db/audit-inbox.ts).
+  const inboxDir = options.store ? null : auditInboxDir(config.database);
+  if (inboxDir !== null) {
+    const inbox = new AuditInbox({
+      dir: inboxDir,
+      write: (events) => insertAuditEvents(store.db, events),
+      ready: () => store.readyNow,
+      log: app.log,
+    });
+    inbox.start();
+    app.addHook('onClose', () => inbox.close());
+  }
   const metrics = new Metrics({ store: () => store.stats, redisErrors: () => shared.errors });
   // Declared once, so every request object keeps one shape (V8 keeps the hot path fast).
-  app.decorateRequest('accessClass', undefined);
+  app.decorateRequest('servedFile', undefined);
   app.addHook('onResponse', (request, reply, done) => {
-    const access =
-      request.accessClass ?? (request.url.startsWith('/api/') || request.url.startsWith('/mcp') ? 'api' : 'other');
-    metrics.observeRequest(access, reply.statusCode, reply.elapsedTime / 1000);
+    const file = request.servedFile;
+    const seconds = reply.elapsedTime / 1000;
+    if (file) metrics.observeRequest(surfaceOfFile(file), file.access, reply.statusCode, seconds);
+    else metrics.observeRequest(surfaceOfRoute(request.routeOptions.url), 'none', reply.statusCode, seconds);
     done();
   });
   const directory = new ReaderDirectory(identity.auth);
@@ -317,34 +334,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // For the platform: /healthz says the process is alive; /readyz that it can serve
   // (manifest loaded, identity service, database and Redis reachable); /metrics for Prometheus.
-  let readiness: { at: number; answer: Promise<{ ready: boolean; checks: Record<string, boolean> }> } | null = null;
-  const checkReadiness = async (): Promise<{ ready: boolean; checks: Record<string, boolean> }> => {
-    const identityUp = identity.auth.getUser('portal-readiness-probe').then(
-      () => true,
-      (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
-    );
-    const timeout = <T>(promise: Promise<T>, fallback: T): Promise<T> =>
-      Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 2000).unref())]);
-    const [identityOk, databaseOk, redisOk] = await Promise.all([
-      timeout(identityUp, false),
-      timeout(
-        store.readyNow
-          ? store.db.query('select 1').then(
-              () => true,
-              () => false,
-            )
-          : Promise.resolve(false),
-        false,
-      ),
-      timeout(shared.ping(), false),
-    ]);
-    const checks = { manifest: site.files > 0, identity: identityOk, database: databaseOk, redis: redisOk };
-    return { ready: Object.values(checks).every(Boolean), checks };
-  };
+  const readiness = new Readiness(
+    {
+      manifest: () => site.files > 0,
+      // Any answer, "no such user" included, means the identity service is up.
+      identity: () =>
+        identity.auth.getUser('portal-readiness-probe').then(
+          () => true,
+          (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
+        ),
+      database: () => (store.readyNow ? store.db.query('select 1').then(() => true) : Promise.resolve(false)),
+      redis: () => shared.ping(),
+    },
+    { clock: options.clock },
+  );
   app.get('/readyz', hidden, async (_request, reply) => {
-    // At most one round of checks every two seconds, however often the platform asks.
-    if (!readiness || Date.now() - readiness.at > 2000) readiness = { at: Date.now(), answer: checkReadiness() };
-    const { ready, checks } = await readiness.answer;
+    const { ready, checks } = await readiness.report();
     // Only what this replica alone lacks takes it out of the load balancer (503): its site.
     // Firebase, the database and Redis are shared by every replica, so taking replicas out
     // for them would turn a degraded portal (public pages, pages from the session cache,
@@ -478,7 +483,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A page asked for as Markdown (an assistant's Accept: text/markdown) is its .md twin.
     if (file.kind === 'page' && prefersMarkdown(request.headers.accept))
       file = site.lookup(markdownUrl(file.url)) ?? file;
-    request.accessClass = file.access;
+    request.servedFile = file;
     if (file.access === 'public') return send(request, reply, file, 200);
 
     // A page's Markdown also takes a personal access token (Authorization: Bearer), never a cookie's stand-in.

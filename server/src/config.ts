@@ -140,6 +140,25 @@ function trustProxySetting(env: NodeJS.ProcessEnv, errors: ConfigErrors): TrustP
   return false;
 }
 
+/** The database settings, shared by the server and the readers command (which writes the audit trail). */
+export function loadDatabaseConfig(
+  env: NodeJS.ProcessEnv,
+  errors: { add(message: string): void },
+  cwd: string,
+): DatabaseConfig {
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl === undefined)
+    return { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
+  try {
+    const url = new URL(databaseUrl);
+    if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new Error();
+    return { kind: 'postgres', url: databaseUrl };
+  } catch {
+    errors.add('DATABASE_URL must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal');
+    return { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
+  }
+}
+
 /**
  * The identity-service half of the settings, shared by the server and the readers command.
  * Development (the default) talks to the Firebase Auth Emulator; production
@@ -273,17 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     identityTimeoutMs: integer(env, errors, 'IDENTITY_TIMEOUT_MS', 5000, 100, 60_000, 'a number of milliseconds'),
   };
 
-  const databaseUrl = text(env, 'DATABASE_URL');
-  let database: DatabaseConfig = { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
-  if (databaseUrl !== undefined) {
-    try {
-      const url = new URL(databaseUrl);
-      if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new Error();
-      database = { kind: 'postgres', url: databaseUrl };
-    } catch {
-      errors.add('DATABASE_URL must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal');
-    }
-  }
+  const database = loadDatabaseConfig(env, errors, cwd);
   const flag = (name: string): boolean => {
     const raw = text(env, name);
     if (raw === undefined || raw === '0' || raw === 'false') return false;

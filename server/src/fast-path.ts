@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { mayRead } from '@portal/access';
 
 import type { Reader } from './auth/identity.js';
-import type { Metrics } from './metrics.js';
+import { surfaceOfFile, type Metrics } from './metrics.js';
 import { SESSION_LOOKUP, type SessionLookup } from './plugins/reader.js';
 import { chooseEncoding, type Encoding, type Site, type SiteFile } from './site.js';
 
@@ -118,9 +118,14 @@ export function createFastPath(
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
   const { site, metrics } = options;
   const readSession = cookieReader(options.sessionCookie);
-  // The request counter's slots for the two answers this path gives (metrics.ts RequestTally).
-  const answered = { public: metrics.tally.slot('public', 200), private: metrics.tally.slot('private', 200) };
   const headersOf = new WeakMap<SiteFile, Partial<Record<Encoding, string[]>>>();
+  // Per file, its slot in the request counter (metrics.ts RequestTally): its surface and access, status 200.
+  const slotOf = new WeakMap<SiteFile, number>();
+  const answeredSlot = (file: SiteFile): number => {
+    let slot = slotOf.get(file);
+    if (slot === undefined) slotOf.set(file, (slot = metrics.tally.slot(surfaceOfFile(file), file.access, 200)));
+    return slot;
+  };
 
   /**
    * The response headers of a file in an encoding, as a flat list (name, value, …) whose
@@ -182,7 +187,7 @@ export function createFastPath(
     response.end(file.bodies[encoding] ?? file.bodies.identity);
     if (reader && file.kind === 'page') options.recordView?.(reader, file.url);
     const ms = performance.now() - started;
-    metrics.tally.count(answered[file.access], ms / 1000);
+    metrics.tally.count(answeredSlot(file), ms / 1000);
     metrics.hot.fastPathAnswers++;
     options.logRequest?.(id, request, 200, ms);
     return true;

@@ -21,6 +21,16 @@ export function redactUrl(url: string): string {
   return redacted + (query === undefined ? '' : '?[redacted]');
 }
 
+/** pino's level names as Cloud Logging's LogSeverity names. */
+const SEVERITY: Record<string, string> = {
+  trace: 'DEBUG',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARNING',
+  error: 'ERROR',
+  fatal: 'CRITICAL',
+};
+
 /**
  * The server's structured logs (pino, through Fastify). Fastify logs method, URL, host
  * and address of each request, never headers or bodies; the redaction is a second guard
@@ -29,6 +39,9 @@ export function redactUrl(url: string): string {
 export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {
     level,
+    // The level by name, and Cloud Logging's severity beside it: its agents read `severity`,
+    // and pino's numbers (30, 40) would all land as DEFAULT.
+    formatters: { level: (label: string) => ({ level: label, severity: SEVERITY[label] ?? 'DEFAULT' }) },
     serializers: {
       // The path only: a query string can hold what a client should not have sent there (a
       // token pasted into a URL, search words), and the logs keep neither.

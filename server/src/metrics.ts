@@ -1,5 +1,58 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
+/**
+ * What a request was for, the `surface` label of the request metrics: a file of the site
+ * (a page, its Markdown, an llms.txt fragment, any other asset), or an API the gate answers.
+ */
+export type Surface =
+  | 'page'
+  | 'markdown'
+  | 'llms'
+  | 'asset'
+  | 'search'
+  | 'mcp'
+  | 'session'
+  | 'admin'
+  | 'tokens'
+  | 'feedback'
+  | 'operations'
+  | 'other';
+
+/** Whether the answer was a public or a private file of the site, or no file at all (an API). */
+export type Access = 'public' | 'private' | 'none';
+
+/** The surface of a file of the site, by its kind, type and place. */
+export function surfaceOfFile(file: { url: string; kind: 'page' | 'file'; contentType: string }): Surface {
+  if (file.url.startsWith('/llms/')) return 'llms';
+  if (file.contentType.startsWith('text/markdown')) return 'markdown';
+  return file.kind === 'page' ? 'page' : 'asset';
+}
+
+/** Route patterns (Fastify's `routeOptions.url`) by the surface they serve; the first match counts. */
+const ROUTE_SURFACES: readonly [prefix: string, surface: Surface][] = [
+  ['/api/admin/', 'admin'],
+  ['/api/openapi', 'admin'],
+  ['/api/session', 'session'],
+  ['/api/logout', 'session'],
+  ['/api/auth-config', 'session'],
+  ['/api/search', 'search'],
+  ['/api/tokens', 'tokens'],
+  ['/api/feedback', 'feedback'],
+  ['/mcp', 'mcp'],
+  ['/.well-known/oauth', 'mcp'],
+  ['/llms', 'llms'],
+  ['/healthz', 'operations'],
+  ['/readyz', 'operations'],
+  ['/metrics', 'operations'],
+];
+
+/** The surface of a route the gate answers itself (not a file): by its pattern; `other` when none matches. */
+export function surfaceOfRoute(pattern: string | undefined): Surface {
+  if (pattern === undefined) return 'other';
+  for (const [prefix, surface] of ROUTE_SURFACES) if (pattern.startsWith(prefix)) return surface;
+  return 'other';
+}
+
 /** The upper bounds (seconds) of `portal_http_request_duration_seconds`. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
 
@@ -9,43 +62,51 @@ function add(table: Float64Array, index: number, value: number): void {
   table[index] = (table[index] as number) + value;
 }
 
+/** The labels of `portal_http_requests_total`. */
+export interface RequestLabels {
+  surface: Surface;
+  access: Access;
+  status: string;
+}
+
 /**
  * Answered requests and their latency, counted in plain arrays on the request path and read
  * by prom-client at each scrape. prom-client's own `inc()` and `observe()` check and hash
  * their labels on every call, label-bound children included; on the hot path (fast-path.ts)
  * that cost several per cent of its requests per second. A request is counted in a slot,
- * one per access class and status, found once: `slot()` ahead of time, `count()` per request.
+ * one per surface, access and status, found once: `slot()` ahead of time, `count()` per request.
  */
 export class RequestTally {
   private readonly slots = new Map<string, number>();
-  private readonly slotLabels: { class: string; status: string }[] = [];
+  private readonly slotLabels: RequestLabels[] = [];
   private readonly counts: number[] = [];
-  /** Per slot: where its class's row of the latency table starts. */
+  /** Per slot: where its surface and access's row of the latency table starts. */
   private readonly rows: number[] = [];
-  /** Access class → where its row of the latency table starts. */
-  private readonly classes = new Map<string, number>();
-  private readonly classNames: string[] = [];
-  /** Per access class: a count per bucket (not cumulative), then the +Inf overflow, the sum and the count. */
+  /** Surface and access → where their row of the latency table starts. */
+  private readonly rowsByLabels = new Map<string, number>();
+  private readonly classLabels: { surface: Surface; access: Access }[] = [];
+  /** Per surface and access: a count per bucket (not cumulative), then the +Inf overflow, the sum and the count. */
   private latency = new Float64Array(0);
   private static readonly WIDTH = LATENCY_BUCKETS.length + 3;
 
-  /** The slot of an access class and status, made on first use. */
-  slot(access: string, status: number): number {
-    const key = `${access} ${status}`;
+  /** The slot of a surface, access and status, made on first use. */
+  slot(surface: Surface, access: Access, status: number): number {
+    const key = `${surface} ${access} ${status}`;
     let slot = this.slots.get(key);
     if (slot === undefined) {
-      let row = this.classes.get(access);
+      const rowKey = `${surface} ${access}`;
+      let row = this.rowsByLabels.get(rowKey);
       if (row === undefined) {
-        row = (this.classNames.push(access) - 1) * RequestTally.WIDTH;
-        this.classes.set(access, row);
-        const grown = new Float64Array(this.classNames.length * RequestTally.WIDTH);
+        row = (this.classLabels.push({ surface, access }) - 1) * RequestTally.WIDTH;
+        this.rowsByLabels.set(rowKey, row);
+        const grown = new Float64Array(this.classLabels.length * RequestTally.WIDTH);
         grown.set(this.latency);
         this.latency = grown;
       }
       slot = this.counts.push(0) - 1;
       this.rows.push(row);
       this.slots.set(key, slot);
-      this.slotLabels.push({ class: access, status: String(status) });
+      this.slotLabels.push({ surface, access, status: String(status) });
     }
     return slot;
   }
@@ -62,13 +123,13 @@ export class RequestTally {
   }
 
   /** Every slot with its labels and count so far. */
-  totals(): { labels: { class: string; status: string }; count: number }[] {
+  totals(): { labels: RequestLabels; count: number }[] {
     return this.slotLabels.map((labels, slot) => ({ labels, count: this.counts[slot] as number }));
   }
 
   /**
    * The latency histogram as a prom-client metric (what its Histogram's `get()` gives):
-   * cumulative buckets, +Inf, sum and count per access class.
+   * cumulative buckets, +Inf, sum and count per surface and access.
    */
   latencyMetric(help: string) {
     return {
@@ -80,22 +141,22 @@ export class RequestTally {
       reset: () => this.latency.fill(0),
       get: () => {
         const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-        this.classNames.forEach((access, index) => {
+        this.classLabels.forEach(({ surface, access }, index) => {
           const row = index * RequestTally.WIDTH;
           let cumulative = 0;
           LATENCY_BUCKETS.forEach((le, b) => {
             cumulative += this.latency[row + b] as number;
-            values.push({ labels: { le, class: access }, value: cumulative, metricName: `${LATENCY_NAME}_bucket` });
+            values.push({ labels: { le, surface, access }, value: cumulative, metricName: `${LATENCY_NAME}_bucket` });
           });
           const count = this.latency[row + LATENCY_BUCKETS.length + 2] as number;
           values.push(
-            { labels: { le: '+Inf', class: access }, value: count, metricName: `${LATENCY_NAME}_bucket` },
+            { labels: { le: '+Inf', surface, access }, value: count, metricName: `${LATENCY_NAME}_bucket` },
             {
-              labels: { class: access },
+              labels: { surface, access },
               value: this.latency[row + LATENCY_BUCKETS.length + 1] as number,
               metricName: `${LATENCY_NAME}_sum`,
             },
-            { labels: { class: access }, value: count, metricName: `${LATENCY_NAME}_count` },
+            { labels: { surface, access }, value: count, metricName: `${LATENCY_NAME}_count` },
           );
         });
         return Promise.resolve({ name: LATENCY_NAME, help, type: 'histogram', values, aggregator: 'sum' });
@@ -105,13 +166,34 @@ export class RequestTally {
 }
 
 /**
- * The gate's Prometheus metrics (`GET /metrics`): requests by access class and status,
+ * A Counter for a running total that another part keeps (the audit recorder's dropped
+ * events, Redis errors): each scrape adds what the total grew by since the last one. The
+ * count stays where each event is known, and Prometheus gets a counter's type, so `rate()`
+ * and `increase()` apply. A total that falls (its owner was remade) is taken as the new base.
+ */
+function runningTotal(name: string, help: string, registry: Registry, read: () => number): Counter {
+  let reported = 0;
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const total = read();
+      if (total > reported) this.inc(total - reported);
+      reported = total;
+    },
+  });
+}
+
+/**
+ * The gate's Prometheus metrics (`GET /metrics`): requests by surface, access and status,
  * latency, the session cache, the identity service, the database, Redis and the audit
- * queue. One registry per app, so test servers in one process never share counters.
+ * queue, and Node's default process metrics under their standard names. One registry per
+ * app, so test servers in one process never share counters.
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests: Counter<'class' | 'status'>;
+  readonly requests: Counter<'surface' | 'access' | 'status'>;
   readonly sessionChecks: Counter<'result'>;
   readonly identityCalls: Counter<'outcome'>;
   /** Requests and latency as the request path counts them (RequestTally). */
@@ -119,34 +201,36 @@ export class Metrics {
   /** Session-cache hits and fast-path answers, counted as plain numbers and added at each scrape. */
   readonly hot = { sessionHits: 0, fastPathAnswers: 0 };
 
-  /** Counts an answered request and its time, by access class and status. */
-  observeRequest(access: string, status: number, seconds: number): void {
-    this.tally.count(this.tally.slot(access, status), seconds);
+  /** Counts an answered request and its time, by surface, access and status. */
+  observeRequest(surface: Surface, access: Access, status: number, seconds: number): void {
+    this.tally.count(this.tally.slot(surface, access, status), seconds);
   }
 
   constructor(sources: {
     store: () => { audit: { queued: number; dropped: number; failedWrites: number }; ready: boolean };
     redisErrors: () => number;
   }) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
+    // Standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), so the
+    // dashboards and alerts written for any Node service apply unchanged.
+    collectDefaultMetrics({ register: this.registry });
     const tally = this.tally;
     const reported = new Map<string, number>();
     this.requests = new Counter({
       name: 'portal_http_requests_total',
-      help: 'Requests answered, by access class (public, private, api, other) and status',
-      labelNames: ['class', 'status'],
+      help: 'Requests answered, by surface (page, markdown, llms, asset, search, mcp, session, admin, tokens, feedback, operations, other), access (public, private or none) and status',
+      labelNames: ['surface', 'access', 'status'],
       registers: [this.registry],
       collect() {
         for (const { labels, count } of tally.totals()) {
-          const key = `${labels.class} ${labels.status}`;
+          const key = `${labels.surface} ${labels.access} ${labels.status}`;
           const delta = count - (reported.get(key) ?? 0);
-          if (delta > 0) this.inc(labels, delta);
+          if (delta > 0) this.inc({ ...labels }, delta);
           reported.set(key, count);
         }
       },
     });
     this.registry.registerMetric(
-      tally.latencyMetric('Time to answer a request, by access class') as unknown as Parameters<
+      tally.latencyMetric('Time to answer a request, by surface and access') as unknown as Parameters<
         Registry['registerMetric']
       >[0],
     );
@@ -187,22 +271,18 @@ export class Metrics {
         this.set(sources.store().audit.queued);
       },
     });
-    new Gauge({
-      name: 'portal_audit_dropped_events_total',
-      help: 'Audit events dropped because the database could not be reached and the queue was full',
-      registers,
-      collect() {
-        this.set(sources.store().audit.dropped);
-      },
-    });
-    new Gauge({
-      name: 'portal_database_errors_total',
-      help: 'Failed writes of audit events to the database',
-      registers,
-      collect() {
-        this.set(sources.store().audit.failedWrites);
-      },
-    });
+    runningTotal(
+      'portal_audit_dropped_events_total',
+      'Audit events dropped because the database could not be reached and the queue was full',
+      this.registry,
+      () => sources.store().audit.dropped,
+    );
+    runningTotal(
+      'portal_database_errors_total',
+      'Failed writes of audit events to the database',
+      this.registry,
+      () => sources.store().audit.failedWrites,
+    );
     new Gauge({
       name: 'portal_database_ready',
       help: '1 when the database schema is ready',
@@ -211,13 +291,6 @@ export class Metrics {
         this.set(sources.store().ready ? 1 : 0);
       },
     });
-    new Gauge({
-      name: 'portal_redis_errors_total',
-      help: 'Errors talking to Redis',
-      registers,
-      collect() {
-        this.set(sources.redisErrors());
-      },
-    });
+    runningTotal('portal_redis_errors_total', 'Errors talking to Redis', this.registry, () => sources.redisErrors());
   }
 }

@@ -1,5 +1,6 @@
+import { BaseAuth } from 'firebase-admin/auth';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
 import { ORIGIN, signInCookie, storeReady, testApp } from './test/harness.js';
@@ -27,19 +28,65 @@ describe('operations', () => {
     });
   });
 
-  it('/metrics counts requests by access class and status, and session-cache hits, for this machine only', async () => {
+  it('/readyz asks the identity service at most once in ten seconds, however often it is probed', async () => {
+    let now = Date.parse('2026-01-05T09:00:00Z');
+    const { app: probed } = await testApp(await makeTestSite(), {}, undefined, () => now);
+    // Counts the Admin SDK's calls and lets each through to the emulator.
+    const getUser = vi.spyOn(BaseAuth.prototype, 'getUser');
+    const identityCalls = (): number => getUser.mock.calls.filter(([uid]) => uid === 'portal-readiness-probe').length;
+    try {
+      // Thirty seconds of a busy prober: a probe every half second.
+      for (let probe = 0; probe < 60; probe++) {
+        const answer = await probed.inject({ url: '/readyz' });
+        expect(answer.json()).toMatchObject({ status: 'ready', checks: { identity: true } });
+        now += 500;
+      }
+      expect(identityCalls()).toBe(3);
+    } finally {
+      getUser.mockRestore();
+      await probed.close();
+    }
+  });
+
+  it('/metrics counts requests by surface, access and status, and session-cache hits, for this machine only', async () => {
     const account = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
     await app.inject({ url: '/docs/' });
+    await app.inject({ url: '/docs/layout-engine.md', headers: { cookie } });
+    await app.inject({ url: '/docs/', headers: { accept: 'text/markdown' } });
+    await app.inject({ url: '/assets/js/main.0f3c9a77.js' });
+    await app.inject({ url: '/llms.txt' });
+    await app.inject({ url: '/api/search?q=layout', headers: { cookie } });
+    await app.inject({ method: 'POST', url: '/mcp', payload: {} });
+    await app.inject({ url: '/api/session', headers: { cookie } });
+    await app.inject({ url: '/api/admin/readers', headers: { cookie } });
     const metrics = await app.inject({ url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
-    expect(metrics.body).toMatch(/portal_http_requests_total\{class="private",status="200"\} [2-9]/);
-    expect(metrics.body).toMatch(/portal_http_requests_total\{class="public",status="200"\} [1-9]/);
+    const count = (labels: string): number =>
+      Number(new RegExp(`^portal_http_requests_total\\{${labels}\\} (\\d+)$`, 'm').exec(metrics.body)?.[1] ?? 0);
+    expect(count('surface="page",access="private",status="200"')).toBeGreaterThanOrEqual(2);
+    expect(count('surface="page",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="markdown",access="private",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="markdown",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="asset",access="public",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="llms",access="none",status="200"')).toBeGreaterThanOrEqual(1);
+    expect(count('surface="session",access="none",status="200"')).toBeGreaterThanOrEqual(2);
+    expect(count('surface="admin",access="none",status="403"')).toBeGreaterThanOrEqual(1);
+    for (const surface of ['search', 'mcp'])
+      expect(metrics.body).toMatch(
+        new RegExp(`^portal_http_requests_total\\{surface="${surface}",access="none",status="\\d+"\\} [1-9]`, 'm'),
+      );
+    // No request is lumped into one "api" class any more.
+    expect(metrics.body).not.toMatch(/(class|surface)="api"/);
     expect(metrics.body).toMatch(/portal_session_checks_total\{result="hit"\} [1-9]/);
-    expect(metrics.body).toContain('portal_http_request_duration_seconds_bucket');
+    expect(metrics.body).toContain(
+      'portal_http_request_duration_seconds_bucket{le="0.0005",surface="page",access="private"}',
+    );
     expect(metrics.body).toContain('portal_audit_dropped_events_total 0');
+    expect(metrics.body).toContain('# TYPE portal_audit_dropped_events_total counter');
+    expect(metrics.body).toContain('# TYPE process_cpu_user_seconds_total counter');
     // Through a proxy, or from another machine, there is nothing here.
     expect((await app.inject({ url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.7' } })).statusCode).toBe(404);
     expect((await app.inject({ url: '/metrics', remoteAddress: '10.1.2.3' })).statusCode).toBe(404);

@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { policy } from '@portal/access';
 
 import type { Reader } from '../auth/identity.js';
-import { ReaderError, type ReaderAccount } from '../auth/readers.js';
-import { openInvitations, saveInvitation, withdrawInvitation } from '../db/activity.js';
+import { ReaderError } from '../auth/readers.js';
+import { openInvitations } from '../db/activity.js';
 import {
   AUDIT_KINDS,
   CURSOR_PATTERN,
@@ -17,6 +17,7 @@ import {
 } from '../db/audit.js';
 import { insights } from '../db/insights.js';
 import { ADMIN_PATH } from '../plugins/guards.js';
+import { ReaderService, type Actor } from '../readers-service.js';
 import type { GateContext } from './context.js';
 
 const groupName = { type: 'string', enum: [...policy.groupNames] } as const;
@@ -135,20 +136,31 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     },
   };
 
-  const actor = (request: FastifyRequest): { actorUid: string; actorEmail: string; groups: readonly string[] } => {
+  /** The administrator behind a call, their events into the trail with the request's client address. */
+  const actor = (request: FastifyRequest): Actor => {
     const admin = request.signedIn as Reader;
-    return { actorUid: admin.uid, actorEmail: admin.email, groups: admin.groups };
+    return {
+      uid: admin.uid,
+      email: admin.email,
+      groups: admin.groups,
+      record: (event) => ctx.audit(request, event),
+    };
   };
-  const summary = (account: ReaderAccount): Record<string, unknown> => ({
-    groups: account.groups,
-    claimedGroups: account.claimedGroups,
-    disabled: account.disabled,
+  // Every change goes through the audited service (readers-service.ts), as the readers command's do.
+  const readers = new ReaderService({
+    directory,
+    added: (account) => readerIndex.update(account),
+    // The reader's sessions on this server end at their next request; other servers follow within the cache TTL.
+    changed: (account) => {
+      readerIndex.update(account);
+      void identity.forgetReader(account.uid);
+    },
+    removed: (uid) => {
+      readerIndex.delete(uid);
+      void identity.forgetReader(uid);
+    },
+    database: () => (store.readyNow ? store.db : null),
   });
-  /** The reader's sessions on this server end at their next request; other servers follow within the cache TTL. */
-  const changed = (account: ReaderAccount): void => {
-    readerIndex.update(account);
-    void identity.forgetReader(account.uid);
-  };
   const needsDatabase = (reply: FastifyReply): boolean => {
     if (store.readyNow) return false;
     void reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
@@ -224,24 +236,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
       const address = body.email.trim().toLowerCase();
       if (body.method === 'provider') {
         if (needsDatabase(reply)) return reply;
-        await saveInvitation(store.db, { email: address, groups: body.groups, invitedBy: actor(request).actorEmail });
-        ctx.audit(request, {
-          kind: 'admin.invite',
-          ...actor(request),
-          subjectEmail: address,
-          detail: { method: 'provider', after: { groups: body.groups } },
-        });
+        await readers.inviteByProvider(actor(request), address, body.groups, store.db);
         return reply.code(201).send({ invitation: { email: address, groups: body.groups } });
       }
-      const { account, passwordLink } = await directory.invite(address, body.groups);
-      readerIndex.update(account);
-      ctx.audit(request, {
-        kind: 'admin.invite',
-        ...actor(request),
-        subjectUid: account.uid,
-        subjectEmail: address,
-        detail: { method: 'password', after: summary(account) },
-      });
+      const { account, passwordLink } = await readers.invite(actor(request), address, body.groups);
       return reply.code(201).send({ account, passwordLink });
     },
   );
@@ -257,9 +255,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     async (request, reply) => {
       if (needsDatabase(reply)) return reply;
       const { email: address } = request.params as { email: string };
-      if (!(await withdrawInvitation(store.db, address)))
+      if (!(await readers.withdrawInvitation(actor(request), address, store.db)))
         return reply.code(404).send({ error: `No open invitation for ${address}` });
-      ctx.audit(request, { kind: 'admin.withdraw-invitation', ...actor(request), subjectEmail: address.toLowerCase() });
       return reply.code(204).send();
     },
   );
@@ -280,49 +277,21 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     },
     async (request) => {
       const { uid } = request.params as { uid: string };
-      const { before, after } = await directory.setGroups(uid, (request.body as { groups: string[] }).groups);
-      changed(after);
-      ctx.audit(request, {
-        kind: 'admin.groups',
-        ...actor(request),
-        subjectUid: uid,
-        subjectEmail: after.email,
-        detail: { before: summary(before), after: summary(after) },
-      });
-      return { before, after };
+      return readers.setGroups(actor(request), uid, (request.body as { groups: string[] }).groups);
     },
   );
 
   for (const action of ['disable', 'enable'] as const) {
     app.post(`/readers/:uid/${action}`, { config: limited, schema: { params: uidParams } }, async (request) => {
       const { uid } = request.params as { uid: string };
-      const { before, after } = await directory.setDisabled(uid, action === 'disable');
-      changed(after);
-      ctx.audit(request, {
-        kind: action === 'disable' ? 'admin.disable' : 'admin.enable',
-        ...actor(request),
-        subjectUid: uid,
-        subjectEmail: after.email,
-        detail: { before: summary(before), after: summary(after) },
-      });
-      return { before, after };
+      return readers.setDisabled(actor(request), uid, action === 'disable');
     });
   }
 
   app.delete('/readers/:uid', { config: limited, schema: { params: uidParams } }, async (request, reply) => {
     const { uid } = request.params as { uid: string };
     if (uid === request.signedIn?.uid) return reply.code(400).send({ error: 'You cannot remove your own account' });
-    const before = await directory.remove(uid);
-    readerIndex.delete(uid);
-    void identity.forgetReader(uid);
-    if (before.email && store.readyNow) await withdrawInvitation(store.db, before.email);
-    ctx.audit(request, {
-      kind: 'admin.remove',
-      ...actor(request),
-      subjectUid: uid,
-      subjectEmail: before.email,
-      detail: { before: summary(before) },
-    });
+    await readers.remove(actor(request), uid);
     return reply.code(204).send();
   });
 

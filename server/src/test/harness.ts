@@ -53,9 +53,9 @@ export async function testApp(
         clock,
       })
     : undefined;
-  // A test that names its own database (DATABASE_URL) gets a store of its own.
-  const store = env.DATABASE_URL ? undefined : await sharedStore();
-  const app = throughServer(await buildApp({ config, logger, identity, store }));
+  // A test that names its own database (DATABASE_URL, or a PGlite folder in DATA_DIR) gets a store of its own.
+  const store = env.DATABASE_URL || env.DATA_DIR ? undefined : await sharedStore();
+  const app = throughServer(await buildApp({ config, logger, identity, store, clock }));
   if (identity) app.addHook('onClose', () => identity.close());
   return { app, readers: new EmulatorReaders(inject('emulatorHost'), inject('emulatorProjectId')) };
 }
