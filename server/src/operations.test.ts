@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
+import { startRedis, type RunningRedis } from '../../tools/lib/redis.mjs';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite } from './test/test-site.js';
