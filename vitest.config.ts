@@ -1,6 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The contract's sources, so unit tests need no build of it first.
+  resolve: {
+    alias: [
+      {
+        find: /^@portal\/contract\/names$/,
+        replacement: new URL('./packages/contract/src/names.ts', import.meta.url).pathname,
+      },
+      {
+        find: /^@portal\/contract$/,
+        replacement: new URL('./packages/contract/src/index.ts', import.meta.url).pathname,
+      },
+    ],
+  },
   test: {
     // One real Firebase Auth Emulator for the server tests (started once, about 8 s).
     globalSetup: ['./server/src/test/global-setup.ts'],
@@ -15,6 +28,7 @@ export default defineConfig({
       'tools/**/*.test.mjs',
       'bench/*.test.mjs',
       'deploy/*.test.ts',
+      'docs/*.test.ts',
     ],
   },
 });

@@ -1,5 +1,5 @@
 // The benchmark's own logic: statistics, the generated site, wrk's report, the gate's twin
-// page and the PERFORMANCE.md tables. The measurements themselves run in `npm run bench`.
+// page and the docs/performance.md tables. The measurements themselves run in `npm run bench`.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -163,7 +163,7 @@ describe("the gate's twin page", () => {
   });
 });
 
-describe('PERFORMANCE.md tables', () => {
+describe('docs/performance.md tables', () => {
   const meta = { measuredAt: '2026-11-22T08:00:00.000Z', command: 'npm run bench', machine: 'test', seconds: 600 };
 
   it('replaces only the results section and marks each goal met or missed', async () => {

@@ -21,7 +21,7 @@ export const DOC_PATH = '/docs/player-manager-mono/packages/player-adapter-dash.
 
 /**
  * The Lighthouse goals (issue 12): each category's score out of 100 per form factor, and
- * the layout shift every page must stay at. PERFORMANCE.md marks a figure that misses.
+ * the layout shift every page must stay at. docs/performance.md marks a figure that misses.
  */
 export const LIGHTHOUSE_GOALS = {
   performance: { desktop: 100, mobile: 95 },

@@ -1,4 +1,4 @@
-// Renders bench/results/latest.json as the tables in PERFORMANCE.md (between the
+// Renders bench/results/latest.json as the tables in docs/performance.md (between the
 // `results:start` and `results:end` markers), formatted by Prettier like the rest.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -265,7 +265,7 @@ function agentRows(r) {
   ].join('\n');
 }
 
-/** PERFORMANCE.md's text with the results section replaced by `results`. */
+/** docs/performance.md's text with the results section replaced by `results`. */
 export async function renderPerformance(text, results) {
   const m = results.meta;
   const section = [
@@ -310,17 +310,17 @@ export async function renderPerformance(text, results) {
     '<!-- results:end -->',
   ].join('\n');
   const marker = /<!-- results:start -->[\s\S]*<!-- results:end -->/;
-  if (!marker.test(text)) throw new Error('PERFORMANCE.md has lost its <!-- results:start/end --> markers');
+  if (!marker.test(text)) throw new Error('docs/performance.md has lost its <!-- results:start/end --> markers');
   const updated = text.replace(marker, section);
-  const filepath = join(root, 'PERFORMANCE.md');
+  const filepath = join(root, 'docs/performance.md');
   return prettier.format(updated, { ...(await prettier.resolveConfig(filepath)), filepath });
 }
 
 // `node bench/report.mjs`: rewrites the tables from bench/results/latest.json without
-// measuring again (after an edit to this file or to PERFORMANCE.md's prose).
+// measuring again (after an edit to this file or to docs/performance.md's prose).
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const performance = join(root, 'PERFORMANCE.md');
+  const performance = join(root, 'docs/performance.md');
   const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'latest.json'), 'utf8'));
   writeFileSync(performance, await renderPerformance(readFileSync(performance, 'utf8'), results));
-  console.log(`PERFORMANCE.md rewritten from the run of ${results.meta.measuredAt}`);
+  console.log(`docs/performance.md rewritten from the run of ${results.meta.measuredAt}`);
 }

@@ -1,7 +1,7 @@
 // `npm run bench` (full) and `npm run bench -- --quick`: every figure is a ratio against a
 // peer measured in the same run, interleaved, median of several runs. Absolute figures are
 // reported beside the ratios and never asserted. Writes bench/results/latest.json and the
-// tables in PERFORMANCE.md. See PERFORMANCE.md for what each peer is.
+// tables in docs/performance.md. See docs/performance.md for what each peer is.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -306,11 +306,11 @@ mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const resultsFile = join(root, 'bench', 'results', only ? 'partial.json' : 'latest.json');
 writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
 if (!only) {
-  const performance = join(root, 'PERFORMANCE.md');
+  const performance = join(root, 'docs/performance.md');
   writeFileSync(performance, await renderPerformance(readFileSync(performance, 'utf8'), results));
   for (const dir of ['build-portal', 'peer-ungated', 'peer-client-guard', 'gate-site', 'nginx', 'node-http-peer']) {
     if (existsSync(join(workDir, dir))) rmSync(join(workDir, dir), { recursive: true, force: true });
   }
 }
 finished = true;
-log(`Done in ${results.meta.seconds} s: ${resultsFile}${only ? '' : ' and PERFORMANCE.md'}`);
+log(`Done in ${results.meta.seconds} s: ${resultsFile}${only ? '' : ' and docs/performance.md'}`);

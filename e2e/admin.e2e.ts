@@ -60,7 +60,7 @@ test.describe('the administration page', () => {
     const set = await readerPage.goto(`${passwordLink}&newPassword=first-light-42`);
     expect(set?.status()).toBe(200);
     // Setting a password revokes the account's earlier sign-ins, in whole seconds; a sign-in
-    // in that same second is refused once (SECURITY.md, "Known limits"). A person takes longer.
+    // in that same second is refused once (docs/security.md, "Known limits"). A person takes longer.
     await readerPage.waitForTimeout(1100);
     await readerPage.goto('/login?next=%2Fdocs%2Fwhitelabel%2F');
     await signInWithEmail(readerPage, email, 'first-light-42');

@@ -13,6 +13,7 @@ const sources = [
   'site/site.facts.json',
   'site/package.json',
   'packages/access',
+  'packages/contract/src',
   'server/src/manifest',
   'package-lock.json',
 ];

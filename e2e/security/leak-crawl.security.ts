@@ -379,7 +379,7 @@ test('what each reader can still learn about pages outside their groups: titles 
           )
           .join('\n'),
     );
-    // What is documented as exposed (SECURITY.md): titles and paths only, in these kinds of file.
+    // What is documented as exposed (docs/security.md): titles and paths only, in these kinds of file.
     for (const name of Object.keys(summary)) expect(['main bundle', 'chunk', 'page HTML'], name).toContain(name);
   }
   recordFigure('exposure', report);

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { full } from './lib';
 
 /**
- * Keeps a figure the suite measured, for SECURITY.md: `e2e/security/results/<name>.json`,
+ * Keeps a figure the suite measured, for docs/security.md: `e2e/security/results/<name>.json`,
  * with the form (bounded or full) and the time. One file per figure, so parallel workers
  * never overwrite each other.
  */

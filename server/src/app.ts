@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -11,6 +12,17 @@ import Fastify, {
 } from 'fastify';
 
 import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
+import {
+  AuthConfig,
+  ErrorAnswer,
+  SessionAnswer,
+  SessionRefusal,
+  SessionStart,
+  COOKIE_PATH,
+  GROUPS_HINT_COOKIE,
+  SESSION_COOKIE,
+  TOKEN_PREFIX,
+} from '@portal/contract';
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
@@ -30,18 +42,12 @@ import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
-import { adminRoutes } from './routes/admin.js';
+import { adminGuard, adminRoutes } from './routes/admin.js';
 import { agentCredential, agentRoutes, tokenLimitKey } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
 
-/** Firebase Hosting forwards only a cookie of this name; keeping it makes that deployment possible. */
-export const SESSION_COOKIE = '__session';
-/**
- * The reader's groups joined by `.`, readable by the page's scripts so that the first paint
- * already shows each reader only what they may open. A hint only: the gate decides.
- */
-export const GROUPS_HINT_COOKIE = 'portal_groups';
+export { GROUPS_HINT_COOKIE, SESSION_COOKIE };
 
 export interface AppOptions {
   config: Config;
@@ -228,6 +234,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // With Redis every replica counts together; without it (or while it is down) each alone.
     ...(shared.rateLimitClient ? { store: sharedRateLimitStore(shared.rateLimitClient) } : {}),
   });
+  // The OpenAPI document is made from the routes' schemas (the contract's), for administrators.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Norigin Developer Docs API', version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          token: { type: 'http', scheme: 'bearer', description: `A personal access token (${TOKEN_PREFIX}…)` },
+        },
+      },
+    },
+  });
   // Security headers from helmet, built once: @fastify/helmet rebuilds helmet's middleware
   // (and re-parses the CSP) on every request, which cost two thirds of the gate's
   // throughput in the benchmark (bench/gate.mjs).
@@ -268,12 +286,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config.production || !loopbackHosts.has(requestHostname(request));
   const clearSession = (request: FastifyRequest, reply: FastifyReply): void => {
     const secure = secureCookie(request);
-    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
-    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: '/', sameSite: 'lax', secure });
+    void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
+    void reply.clearCookie(GROUPS_HINT_COOKIE, { path: COOKIE_PATH, sameSite: 'lax', secure });
   };
   const setGroupsHint = (request: FastifyRequest, reply: FastifyReply, reader: Reader): void => {
     void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), {
-      path: '/',
+      path: COOKIE_PATH,
       sameSite: 'lax',
       secure: secureCookie(request),
       maxAge: config.session.maxAgeSeconds,
@@ -350,7 +368,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   };
 
-  app.get('/healthz', async (_request, reply) =>
+  const hidden = { schema: { hide: true } };
+  app.get('/healthz', hidden, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok', files: site.files, store: store.stats }),
   );
 
@@ -380,7 +399,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const checks = { manifest: site.files > 0, identity: identityOk, database: databaseOk, redis: redisOk };
     return { ready: Object.values(checks).every(Boolean), checks };
   };
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', hidden, async (_request, reply) => {
     // At most one round of checks every two seconds, however often the platform asks.
     if (!readiness || Date.now() - readiness.at > 2000) readiness = { at: Date.now(), answer: checkReadiness() };
     const { ready, checks } = await readiness.answer;
@@ -394,7 +413,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .header('cache-control', 'no-store')
       .send({ status: ready ? 'ready' : checks.manifest ? 'degraded' : 'not ready', checks, redis: shared.kind });
   });
-  app.get('/metrics', async (request, reply) => {
+  app.get('/metrics', hidden, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const token = config.metricsToken;
     const allowed = token
@@ -406,7 +425,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  app.get('/api/auth-config', async (_request, reply) =>
+  app.get('/api/auth-config', { schema: { response: { 200: AuthConfig } } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send({
       apiKey: config.identity.apiKey,
       authDomain: config.identity.authDomain,
@@ -415,14 +434,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
 
-  app.get('/api/session', async (request, reply) => {
-    void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
-    const reader = await readerOf(request, reply);
-    if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
-    if (reader === 'anonymous') return reply.code(401).send({ error: 'Not signed in' });
-    setGroupsHint(request, reply, reader);
-    return reply.send({ email: reader.email, groups: reader.groups });
-  });
+  app.get(
+    '/api/session',
+    { schema: { response: { 200: SessionAnswer, 401: ErrorAnswer, 503: ErrorAnswer } } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie');
+      const reader = await readerOf(request, reply);
+      if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
+      if (reader === 'anonymous') return reply.code(401).send({ error: 'Not signed in' });
+      setGroupsHint(request, reply, reader);
+      return reply.send({ email: reader.email, groups: reader.groups });
+    },
+  );
 
   app.post(
     '/api/session',
@@ -430,12 +453,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onRequest: requireSameOrigin,
       config: { rateLimit: { max: config.session.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
-        body: {
-          type: 'object',
-          required: ['idToken'],
-          additionalProperties: false,
-          properties: { idToken: { type: 'string', minLength: 1, maxLength: 8192 } },
-        },
+        body: SessionStart,
+        response: { 200: SessionAnswer, 401: SessionRefusal, 403: SessionRefusal, 503: SessionRefusal },
       },
     },
     async (request, reply) => {
@@ -463,7 +482,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
       const { cookie: value, reader } = started;
       void reply.setCookie(SESSION_COOKIE, value, {
-        path: '/',
+        path: COOKIE_PATH,
         httpOnly: true,
         sameSite: 'lax',
         secure: secureCookie(request),
@@ -519,7 +538,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timeWindow: 60_000,
     keyGenerator: tokenLimitKey,
   });
-  app.get('/*', async (request, reply) => {
+  app.get('/*', hidden, async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     let file = site.lookup(path);
     if (!file) return send(request, reply, site.notFound, 404);
@@ -604,6 +623,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     audit,
   };
   await app.register((instance) => adminRoutes(instance, context), { prefix: '/api/admin' });
+  app.get('/api/openapi.json', { onRequest: adminGuard(context), schema: { hide: true } }, async () => app.swagger());
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
 

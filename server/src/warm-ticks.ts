@@ -20,7 +20,7 @@
  * the tick objects' maps: they were collected, and the next requests built them again
  * from scratch, through the same changes of field representation, until the ICs were
  * megamorphic once more. Measured on 2026-11-25 (the gate and Node's bare `http` side by
- * side under wrk, 4 rounds of 4 s; see PERFORMANCE.md): after 30 s idle the gate used
+ * side under wrk, 4 rounds of 4 s; see docs/performance.md): after 30 s idle the gate used
  * 34.6 µs a private page and answered 0.62 of the peer's requests, against 27.3 µs and
  * 0.80 with no idle time; with the ticks kept, 27.8 µs and 0.77 after the same idle
  * time. `--no-memory-reducer` on the command line did as well (28.0 µs), but would have

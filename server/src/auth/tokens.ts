@@ -2,18 +2,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { LRUCache } from 'lru-cache';
 
+import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX } from '@portal/contract/names';
+
 import type { Database } from '../db/database.js';
 import { insertToken, markTokenUsed, revokeToken, tokenByHash, type TokenRecord } from '../db/tokens.js';
 import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 
-/**
- * The recognisable start of every personal access token, so that secret scanners (GitHub's,
- * gitleaks) can be taught to find a leaked one.
- */
-export const TOKEN_PREFIX = 'norigin_pat_';
-const TOKEN_PATTERN = /^norigin_pat_[A-Za-z0-9_-]{43}$/;
-export const MAX_TOKEN_DAYS = 90;
+// The token's prefix (for secret scanners) and longest life are the API contract's.
+export { MAX_TOKEN_DAYS, TOKEN_PREFIX };
 
 export type TokenCheck =
   | { ok: true; reader: Reader; token: TokenRecord; firstUseToday: boolean }

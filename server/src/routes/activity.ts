@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
 import { canRead } from '@portal/access';
+import { ErrorAnswer, FeedbackAnswer, FeedbackBody, FeedbackQuery, SearchEvent } from '@portal/contract';
 
 import { feedbackOf, saveFeedback } from '../db/activity.js';
 import type { GateContext } from './context.js';
-
-const pagePath = { type: 'string', minLength: 1, maxLength: 512, pattern: '^/' } as const;
 
 /**
  * What readers tell the portal as they read: "Was this page helpful?" (one answer per
@@ -32,14 +31,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
   app.get(
     '/feedback',
     {
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['path'],
-          additionalProperties: false,
-          properties: { path: pagePath },
-        },
-      },
+      schema: { querystring: FeedbackQuery, response: { 200: FeedbackAnswer, 404: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
       const reader = request.portalReaderResolved;
@@ -54,22 +46,11 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
     '/feedback',
     {
       config: limited,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['path', 'helpful'],
-          additionalProperties: false,
-          properties: {
-            path: pagePath,
-            helpful: { type: 'boolean' },
-            comment: { type: ['string', 'null'], maxLength: 2000 },
-          },
-        },
-      },
+      schema: { body: FeedbackBody, response: { 200: FeedbackAnswer, 404: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
       const reader = request.portalReaderResolved;
-      const body = request.body as { path: string; helpful: boolean; comment?: string | null };
+      const body = request.body as FeedbackBody;
       // A page the reader may not read is answered as one that does not exist.
       if (!reader || !canRead(reader.groups, body.path) || !ctx.site.lookup(body.path))
         return reply.code(404).send({ error: 'No such page' });
@@ -90,21 +71,11 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
     '/search-events',
     {
       config: limited,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['query', 'results'],
-          additionalProperties: false,
-          properties: {
-            query: { type: 'string', minLength: 1, maxLength: 200 },
-            results: { type: 'integer', minimum: 0, maximum: 10_000 },
-          },
-        },
-      },
+      schema: { body: SearchEvent },
     },
     async (request, reply) => {
       const reader = request.portalReaderResolved;
-      const body = request.body as { query: string; results: number };
+      const body = request.body as SearchEvent;
       if (reader)
         store.searches.record({
           uid: reader.uid,

@@ -280,6 +280,7 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
       ['GET', '/api/admin/insights'],
       ['GET', '/api/admin/tokens'],
       ['DELETE', '/api/admin/tokens/no-such-token'],
+      ['GET', '/api/openapi.json'],
     ];
 
     it.each(routes)('%s %s: anonymous 401, staff and partner 403, another origin 403', async (method, url, payload) => {
@@ -298,6 +299,24 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
         expect(crossSite.statusCode).toBe(403);
         expect(crossSite.json()).toEqual({ error: 'Cross-origin requests are not allowed' });
       }
+    });
+
+    it("gives administrators the API's OpenAPI document, made from the contract's schemas", async () => {
+      const response = await call('GET', '/api/openapi.json', admin);
+      expect(response.statusCode).toBe(200);
+      const document = response.json() as {
+        openapi: string;
+        paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Json }> } }>>;
+      };
+      expect(document.openapi).toMatch(/^3\./);
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining(['/api/session', '/api/feedback', '/api/search-events', '/api/admin/readers']),
+      );
+      // The file server's catch-all and the platform's probes are not API.
+      expect(Object.keys(document.paths)).not.toContain('/*');
+      expect(Object.keys(document.paths)).not.toContain('/healthz');
+      const signIn = document.paths['/api/session']?.post?.requestBody?.content['application/json']?.schema;
+      expect(signIn).toMatchObject({ required: ['idToken'], additionalProperties: false });
     });
 
     it('serves the admin page itself to administrators only', async () => {

@@ -123,6 +123,23 @@ function toCsv(rows: readonly AuditRow[]): string {
   );
 }
 
+/** Lets administrators through (`request.admin`); anonymous 401, anyone else 403, cross-site writes 403. */
+export function adminGuard(ctx: GateContext): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
+    // A cross-site write learns nothing, not even whether the caller is signed in.
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      await ctx.requireSameOrigin(request, reply);
+      if (reply.sent) return;
+    }
+    const reader = await ctx.readerOf(request, reply);
+    if (reader === 'unavailable') return void reply.code(503).send({ error: 'The sign-in service is not answering' });
+    if (reader === 'anonymous') return void reply.code(401).send({ error: 'Sign in as an administrator' });
+    if (!canRead(reader.groups, ADMIN_PATH)) return void reply.code(403).send({ error: 'Administrators only' });
+    request.admin = reader;
+  };
+}
+
 /**
  * The administration API, `/api/admin/…`, for readers who may read `/admin` (the policy's
  * administration section: the `admin` group), checked on every call: anonymous 401,
@@ -133,19 +150,7 @@ function toCsv(rows: readonly AuditRow[]): string {
 export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
   const { directory, readerIndex, store, identity } = ctx;
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
-    // A cross-site write learns nothing, not even whether the caller is signed in.
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      await ctx.requireSameOrigin(request, reply);
-      if (reply.sent) return;
-    }
-    const reader = await ctx.readerOf(request, reply);
-    if (reader === 'unavailable') return reply.code(503).send({ error: 'The sign-in service is not answering' });
-    if (reader === 'anonymous') return reply.code(401).send({ error: 'Sign in as an administrator' });
-    if (!canRead(reader.groups, ADMIN_PATH)) return reply.code(403).send({ error: 'Administrators only' });
-    request.admin = reader;
-  });
+  app.addHook('onRequest', adminGuard(ctx));
 
   const limited = {
     rateLimit: {

@@ -4,6 +4,7 @@
  * server owns the session (an HttpOnly cookie); this only mirrors what `GET /api/session`
  * said. No Firebase code here: this module is in every page's bundle.
  */
+import { GROUP_NAME_PATTERN, GROUPS_HINT_COOKIE, MAX_GROUPS } from '@portal/contract/names';
 
 export type SessionState =
   | { status: 'loading' }
@@ -20,7 +21,7 @@ export const SESSION_PATH = '/api/session';
 export const LOGOUT_PATH = '/api/logout';
 
 /** The cosmetic cookie the gate server sets beside the session (the reader's groups joined by `.`). */
-export const GROUPS_HINT_COOKIE = 'portal_groups';
+export { GROUPS_HINT_COOKIE };
 
 /** What a page knows before asking the server: its cookies, and whether the gate served it as a private page. */
 export interface PageHint {
@@ -72,17 +73,14 @@ function setSessionState(next: SessionState): void {
   for (const listener of listeners) listener();
 }
 
-// The policy's own rule for a group name (packages/access): nothing else becomes a CSS class.
-const GROUP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
-
 /**
  * The groups in a session answer: a list of well-formed group names, sorted. Anything
  * else (missing, not a list, a name that is not a group name) counts as no groups: the
  * reader then sees only public items, and the server still decides what they may open.
  */
 export function groupsFromBody(groups: unknown): string[] {
-  if (!Array.isArray(groups) || groups.length > 16) return [];
-  if (!groups.every((name): name is string => typeof name === 'string' && GROUP_NAME.test(name))) return [];
+  if (!Array.isArray(groups) || groups.length > MAX_GROUPS) return [];
+  if (!groups.every((name): name is string => typeof name === 'string' && GROUP_NAME_PATTERN.test(name))) return [];
   return [...new Set(groups)].sort();
 }
 

@@ -5,29 +5,9 @@
  */
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
 
-/** A token as the server lists it: never its secret, only its first characters. */
-export interface TokenRecord {
-  id: string;
-  name: string;
-  /** The prefix and four characters, e.g. `norigin_pat_Ab3x…`, to tell tokens apart. */
-  hint: string;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+import type { CreatedToken, TokenList } from '@portal/contract';
 
-export interface TokenList {
-  tokens: TokenRecord[];
-  /** The longest life the server gives a token, in days. */
-  maxDays: number;
-}
-
-export interface CreatedToken {
-  /** The secret itself: in this answer only, never again. */
-  token: string;
-  record: TokenRecord;
-}
+export type { CreatedToken, TokenList, TokenRecord } from '@portal/contract';
 
 /** A failed call of the account page (the site's one API error). */
 export { ApiError as TokenApiError } from '@site/src/api/json-api';

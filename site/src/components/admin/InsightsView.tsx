@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Link from '@docusaurus/Link';
 
-import { adminApi, AdminApiError, type Insights } from './api';
+import { adminApi, AdminApiError, type InsightsAnswer as Insights } from './api';
 import { formatTime } from './format';
 import styles from './admin.module.css';
 

@@ -3,84 +3,26 @@
  * call it. Every failure becomes an AdminApiError with the server's reason, to show.
  */
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
-import type { TokenRecord } from '@site/src/components/account/api';
+import type {
+  AdminTokenList,
+  AuditPage,
+  InsightsAnswer,
+  InvitationAnswer,
+  ReaderChange,
+  ReaderPage,
+} from '@portal/contract';
 
-export interface GroupInfo {
-  name: string;
-  label: string;
-}
-
-export interface ReaderAccount {
-  uid: string;
-  email: string | null;
-  emailVerified: boolean;
-  disabled: boolean;
-  claimedGroups: string[];
-  groups: string[];
-  createdAt: string | null;
-  lastSignInAt: string | null;
-  providers: string[];
-}
-
-export interface Invitation {
-  email: string;
-  groups: string[];
-  invitedBy: string;
-  createdAt: string;
-}
-
-export interface ReaderPage {
-  readers: ReaderAccount[];
-  total: number;
-  page: number;
-  pages: number;
-  invitations: Invitation[];
-  groups: GroupInfo[];
-}
-
-export interface AuditEvent {
-  id: string;
-  at: string;
-  kind: string;
-  actorUid: string | null;
-  actorEmail: string | null;
-  subjectUid: string | null;
-  subjectEmail: string | null;
-  path: string | null;
-  groups: string[];
-  detail: Record<string, unknown>;
-  clientIp: string | null;
-  demo: boolean;
-}
-
-export interface AuditPage {
-  events: AuditEvent[];
-  next: string | null;
-  kinds: string[];
-}
-
-export interface Insights {
-  period: { from: string; to: string; group: string | null };
-  views: { total: number; readers: number; byDay: { day: string; views: number }[] };
-  mostRead: { path: string; views: number; readers: number }[];
-  leastRead: { path: string; views: number; readers: number }[];
-  neverRead: string[];
-  searches: { total: number; withoutResults: number; failed: { query: string; times: number; lastAt: string }[] };
-  ratings: {
-    path: string;
-    helpful: number;
-    notHelpful: number;
-    comments: { helpful: boolean; comment: string; at: string }[];
-  }[];
-  demo: boolean;
-  groups: GroupInfo[];
-}
-
-/** A reader's personal access token as administrators see it (never its secret): whose it is, too. */
-export interface AdminToken extends TokenRecord {
-  uid: string;
-  email: string;
-}
+export type {
+  AdminToken,
+  AuditPage,
+  AuditRow as AuditEvent,
+  GroupInfo,
+  Insights,
+  InsightsAnswer,
+  Invitation,
+  ReaderAccount,
+  ReaderPage,
+} from '@portal/contract';
 
 /** A failed call of the admin pages (the site's one API error). */
 export { ApiError as AdminApiError } from '@site/src/api/json-api';
@@ -112,28 +54,21 @@ export const adminApi = {
   readers: (params: { q?: string; group?: string; status?: string; sort?: string; page?: number; limit?: number }) =>
     request<ReaderPage>('GET', `/readers${query(params)}`),
   invite: (email: string, groups: string[], method: 'password' | 'provider') =>
-    request<{ account?: ReaderAccount; passwordLink?: string; invitation?: { email: string; groups: string[] } }>(
-      'POST',
-      '/invitations',
-      { email, groups, method },
-    ),
+    request<InvitationAnswer>('POST', '/invitations', { email, groups, method }),
   withdraw: (email: string) => request<undefined>('DELETE', `/invitations/${encodeURIComponent(email)}`),
   setGroups: (uid: string, groups: string[]) =>
-    request<{ before: ReaderAccount; after: ReaderAccount }>('PUT', `/readers/${encodeURIComponent(uid)}/groups`, {
+    request<ReaderChange>('PUT', `/readers/${encodeURIComponent(uid)}/groups`, {
       groups,
     }),
   setDisabled: (uid: string, disabled: boolean) =>
-    request<{ before: ReaderAccount; after: ReaderAccount }>(
-      'POST',
-      `/readers/${encodeURIComponent(uid)}/${disabled ? 'disable' : 'enable'}`,
-    ),
+    request<ReaderChange>('POST', `/readers/${encodeURIComponent(uid)}/${disabled ? 'disable' : 'enable'}`),
   remove: (uid: string) => request<undefined>('DELETE', `/readers/${encodeURIComponent(uid)}`),
   audit: (params: { kind?: string; reader?: string; from?: string; to?: string; before?: string; limit?: number }) =>
     request<AuditPage>('GET', `/audit${query(params)}`),
   /** The address of an export with these filters (a download: the browser sends the session cookie). */
   exportUrl: (format: 'csv' | 'json', params: { kind?: string; reader?: string; from?: string; to?: string }) =>
     `/api/admin/audit${query({ ...params, format })}`,
-  insights: (params: { group?: string; days?: number }) => request<Insights>('GET', `/insights${query(params)}`),
-  tokens: (reader?: string) => request<{ tokens: AdminToken[] }>('GET', `/tokens${query({ reader })}`),
+  insights: (params: { group?: string; days?: number }) => request<InsightsAnswer>('GET', `/insights${query(params)}`),
+  tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),
   revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
 };

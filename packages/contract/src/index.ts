@@ -1,0 +1,2 @@
+export * from './names.js';
+export * from './schemas.js';

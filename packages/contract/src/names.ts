@@ -1,0 +1,31 @@
+/**
+ * The names the server and the site must agree on, with no dependencies, so the site's
+ * bundles can import them without the schemas.
+ */
+
+/** The session cookie: Firebase Hosting forwards only a cookie of this name. */
+export const SESSION_COOKIE = '__session';
+
+/**
+ * The reader's groups joined by `.`, readable by the page's scripts so that the first paint
+ * already shows each reader only what they may open. A hint only: the gate decides.
+ */
+export const GROUPS_HINT_COOKIE = 'portal_groups';
+
+/** Both cookies are set for the whole site. */
+export const COOKIE_PATH = '/';
+
+/** Every personal access token starts so, for secret scanners to find a leaked one. */
+export const TOKEN_PREFIX = 'norigin_pat_';
+
+/** A whole token: the prefix and 32 random bytes in base64url. */
+export const TOKEN_PATTERN = /^norigin_pat_[A-Za-z0-9_-]{43}$/;
+
+/** The access policy's rule for a group name; nothing else becomes a CSS class or a claim. */
+export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** The most groups an account, a session answer or an administrator's change may name. */
+export const MAX_GROUPS = 16;
+
+/** The longest life of a personal access token, in days. */
+export const MAX_TOKEN_DAYS = 90;

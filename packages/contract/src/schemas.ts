@@ -1,0 +1,291 @@
+/**
+ * Every request body, query and answer of the portal's JSON API, as TypeBox schemas: the
+ * server validates and serialises with them, the site takes their types, and the OpenAPI
+ * document is made from them.
+ */
+import Type, { type Static } from 'typebox';
+
+import { MAX_GROUPS, MAX_TOKEN_DAYS } from './names.js';
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const isoTime = Type.String({ format: 'date-time' });
+/** A whole number in a query string: query strings are text, and bodies are taken as sent. */
+const count = (max: number) => Type.String({ pattern: `^[1-9][0-9]{0,${String(max).length - 1}}$` });
+
+// ---- shared -------------------------------------------------------------------------------
+
+/** Every 4xx and 5xx answer of the API: a short reason a person can act on. */
+export const ErrorAnswer = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) });
+export type ErrorAnswer = Static<typeof ErrorAnswer>;
+
+export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' });
+export const GroupList = Type.Array(Type.String(), { maxItems: MAX_GROUPS, uniqueItems: true });
+
+export const GroupInfo = Type.Object({ name: Type.String(), label: Type.String() });
+export type GroupInfo = Static<typeof GroupInfo>;
+
+// ---- session ------------------------------------------------------------------------------
+
+export const SessionStart = Type.Object(
+  { idToken: Type.String({ minLength: 1, maxLength: 8192 }) },
+  { additionalProperties: false },
+);
+export type SessionStart = Static<typeof SessionStart>;
+
+/** Who is signed in: the answer of `GET /api/session` and of a sign-in. */
+export const SessionAnswer = Type.Object({ email: Type.String(), groups: Type.Array(Type.String()) });
+export type SessionAnswer = Static<typeof SessionAnswer>;
+
+/** A refused sign-in (`code` says why); for an account without access, who it is and whom to ask. */
+export const SessionRefusal = Type.Object({
+  error: Type.String(),
+  code: Type.Optional(Type.String()),
+  email: Type.Optional(nullable(Type.String())),
+  requestAccess: Type.Optional(Type.String()),
+});
+export type SessionRefusal = Static<typeof SessionRefusal>;
+
+export const AuthConfig = Type.Object({
+  apiKey: Type.String(),
+  authDomain: Type.String(),
+  projectId: Type.String(),
+  emulatorUrl: nullable(Type.String()),
+});
+export type AuthConfig = Static<typeof AuthConfig>;
+
+// ---- readers' activity --------------------------------------------------------------------
+
+const PagePath = Type.String({ minLength: 1, maxLength: 512, pattern: '^/' });
+
+export const FeedbackQuery = Type.Object({ path: PagePath }, { additionalProperties: false });
+export const FeedbackBody = Type.Object(
+  { path: PagePath, helpful: Type.Boolean(), comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))) },
+  { additionalProperties: false },
+);
+export type FeedbackBody = Static<typeof FeedbackBody>;
+export const Feedback = Type.Object({
+  path: Type.String(),
+  helpful: Type.Boolean(),
+  comment: nullable(Type.String()),
+  updatedAt: isoTime,
+});
+export type Feedback = Static<typeof Feedback>;
+export const FeedbackAnswer = Type.Object({ feedback: nullable(Feedback) });
+export type FeedbackAnswer = Static<typeof FeedbackAnswer>;
+
+export const SearchEvent = Type.Object(
+  { query: Type.String({ minLength: 1, maxLength: 200 }), results: Type.Integer({ minimum: 0, maximum: 10_000 }) },
+  { additionalProperties: false },
+);
+export type SearchEvent = Static<typeof SearchEvent>;
+
+// ---- search API ---------------------------------------------------------------------------
+
+export const SearchQuery = Type.Object(
+  {
+    q: Type.String({ minLength: 1, maxLength: 200 }),
+    limit: Type.Optional(Type.String({ pattern: '^([1-9]|1[0-9]|20)$' })),
+  },
+  { additionalProperties: false },
+);
+export const SearchResult = Type.Object({
+  title: Type.String(),
+  /** The page's path on the site. */
+  url: Type.String(),
+  /** The same page as Markdown. */
+  mdUrl: Type.String(),
+  /** Text around the matched words, plain. */
+  snippet: Type.String(),
+});
+export type SearchResult = Static<typeof SearchResult>;
+export const SearchAnswer = Type.Object({ query: Type.String(), results: Type.Array(SearchResult) });
+export type SearchAnswer = Static<typeof SearchAnswer>;
+
+// ---- personal access tokens ---------------------------------------------------------------
+
+/** A token as its reader sees it: never its secret, only its first characters. */
+export const TokenRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  /** The prefix and four characters, e.g. `norigin_pat_Ab3x…`, to tell tokens apart. */
+  hint: Type.String(),
+  createdAt: isoTime,
+  expiresAt: isoTime,
+  lastUsedAt: nullable(isoTime),
+  revokedAt: nullable(isoTime),
+});
+export type TokenRecord = Static<typeof TokenRecord>;
+
+export const TokenList = Type.Object({
+  email: Type.String(),
+  groups: Type.Array(Type.String()),
+  groupLabels: Type.Array(GroupInfo),
+  tokens: Type.Array(TokenRecord),
+  /** The longest life the server gives a token, in days. */
+  maxDays: Type.Integer(),
+});
+export type TokenList = Static<typeof TokenList>;
+
+export const TokenCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
+    days: Type.Integer({ minimum: 1, maximum: MAX_TOKEN_DAYS }),
+  },
+  { additionalProperties: false },
+);
+export type TokenCreate = Static<typeof TokenCreate>;
+
+export const CreatedToken = Type.Object({
+  /** The secret itself: in this answer only, never again. */
+  token: Type.String(),
+  record: TokenRecord,
+});
+export type CreatedToken = Static<typeof CreatedToken>;
+
+export const TokenIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+
+/** A reader's token as administrators see it: whose it is, too. */
+export const AdminToken = Type.Intersect([TokenRecord, Type.Object({ uid: Type.String(), email: Type.String() })]);
+export type AdminToken = Static<typeof AdminToken>;
+export const AdminTokenList = Type.Object({ tokens: Type.Array(AdminToken) });
+export type AdminTokenList = Static<typeof AdminTokenList>;
+
+// ---- administration: readers --------------------------------------------------------------
+
+/** An account as an administrator sees it: who, in which groups, and why. */
+export const ReaderAccount = Type.Object({
+  uid: Type.String(),
+  email: nullable(Type.String()),
+  emailVerified: Type.Boolean(),
+  disabled: Type.Boolean(),
+  /** What an administrator set (the `groups` custom claim). */
+  claimedGroups: Type.Array(Type.String()),
+  /** What the account reads with: the claim plus the e-mail-domain rules. Empty: no access. */
+  groups: Type.Array(Type.String()),
+  createdAt: nullable(isoTime),
+  lastSignInAt: nullable(isoTime),
+  /** `password`, `github.com`, … */
+  providers: Type.Array(Type.String()),
+});
+export type ReaderAccount = Static<typeof ReaderAccount>;
+
+export const Invitation = Type.Object({
+  email: Type.String(),
+  groups: Type.Array(Type.String()),
+  invitedBy: Type.String(),
+  createdAt: isoTime,
+});
+export type Invitation = Static<typeof Invitation>;
+
+export const ReadersQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 254 })),
+    group: Type.Optional(Type.String()),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('no-access')])),
+    sort: Type.Optional(Type.Union([Type.Literal('email'), Type.Literal('created'), Type.Literal('last-sign-in')])),
+    page: Type.Optional(count(100_000)),
+    limit: Type.Optional(count(200)),
+  },
+  { additionalProperties: false },
+);
+export type ReadersQuery = Static<typeof ReadersQuery>;
+
+export const ReaderPage = Type.Object({
+  readers: Type.Array(ReaderAccount),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  pages: Type.Integer(),
+  invitations: Type.Array(Invitation),
+  groups: Type.Array(GroupInfo),
+});
+export type ReaderPage = Static<typeof ReaderPage>;
+
+export const InvitationBody = Type.Object(
+  {
+    email: Email,
+    groups: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_GROUPS, uniqueItems: true }),
+    // password: the account is made now and the reader sets a password from a link;
+    // provider: the reader signs in with GitHub (or another provider) with this e-mail.
+    method: Type.Union([Type.Literal('password'), Type.Literal('provider')]),
+  },
+  { additionalProperties: false },
+);
+export type InvitationBody = Static<typeof InvitationBody>;
+
+export const InvitationAnswer = Type.Object({
+  account: Type.Optional(ReaderAccount),
+  passwordLink: Type.Optional(Type.String()),
+  invitation: Type.Optional(Type.Object({ email: Type.String(), groups: Type.Array(Type.String()) })),
+});
+export type InvitationAnswer = Static<typeof InvitationAnswer>;
+
+export const GroupsBody = Type.Object({ groups: GroupList }, { additionalProperties: false });
+export type GroupsBody = Static<typeof GroupsBody>;
+
+/** What an administrator's change did: the account before and after. */
+export const ReaderChange = Type.Object({ before: ReaderAccount, after: ReaderAccount });
+export type ReaderChange = Static<typeof ReaderChange>;
+
+export const UidParams = Type.Object(
+  { uid: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+
+// ---- administration: audit trail and insights ----------------------------------------------
+
+export const AuditRow = Type.Object({
+  id: Type.String(),
+  at: isoTime,
+  kind: Type.String(),
+  actorUid: nullable(Type.String()),
+  actorEmail: nullable(Type.String()),
+  subjectUid: nullable(Type.String()),
+  subjectEmail: nullable(Type.String()),
+  path: nullable(Type.String()),
+  groups: Type.Array(Type.String()),
+  detail: Type.Record(Type.String(), Type.Unknown()),
+  clientIp: nullable(Type.String()),
+  demo: Type.Boolean(),
+});
+export type AuditRow = Static<typeof AuditRow>;
+
+export const AuditPage = Type.Object({
+  events: Type.Array(AuditRow),
+  /** The `before` of the next page, or null on the last. */
+  next: nullable(Type.String()),
+  kinds: Type.Array(Type.String()),
+});
+export type AuditPage = Static<typeof AuditPage>;
+
+const PathCount = Type.Object({ path: Type.String(), views: Type.Integer(), readers: Type.Integer() });
+
+export const Insights = Type.Object({
+  period: Type.Object({ from: isoTime, to: isoTime, group: nullable(Type.String()) }),
+  views: Type.Object({
+    total: Type.Integer(),
+    readers: Type.Integer(),
+    byDay: Type.Array(Type.Object({ day: Type.String(), views: Type.Integer() })),
+  }),
+  mostRead: Type.Array(PathCount),
+  leastRead: Type.Array(PathCount),
+  neverRead: Type.Array(Type.String()),
+  searches: Type.Object({
+    total: Type.Integer(),
+    withoutResults: Type.Integer(),
+    failed: Type.Array(Type.Object({ query: Type.String(), times: Type.Integer(), lastAt: isoTime })),
+  }),
+  ratings: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      helpful: Type.Integer(),
+      notHelpful: Type.Integer(),
+      comments: Type.Array(Type.Object({ helpful: Type.Boolean(), comment: Type.String(), at: isoTime })),
+    }),
+  ),
+  demo: Type.Boolean(),
+});
+export type Insights = Static<typeof Insights>;
+
+/** The insights page's answer: the figures and the groups to filter by. */
+export const InsightsAnswer = Type.Intersect([Insights, Type.Object({ groups: Type.Array(GroupInfo) })]);
+export type InsightsAnswer = Static<typeof InsightsAnswer>;
