@@ -38,7 +38,8 @@ export async function startGate({
   stdout = 'ignore',
   stderr = 'inherit',
   group = false,
-  timeoutMs = 60_000,
+  // A few seconds on an idle machine; 114 s to listen on a 2-core one running seven suites.
+  timeoutMs = 180_000,
 } = {}) {
   const chosenPort = port ?? (await freePort());
   const ownDataDir = dataDir === undefined ? mkdtempSync(join(tmpdir(), 'portal-gate-data-')) : null;
