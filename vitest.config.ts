@@ -29,6 +29,7 @@ export default defineConfig({
       'site/test/**/*.test.ts',
       'site/src/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'tools/**/*.test.mjs',
       'bench/*.test.mjs',
       'deploy/*.test.ts',
       'docs/*.test.ts',

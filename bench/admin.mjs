@@ -2,7 +2,7 @@
 // takes from 10,000 readers in the Auth Emulator (the gate keeps an index of readers in
 // memory, loaded once from the identity service). p50/p95 over searches, filters and
 // pages an administrator would ask for, after the first (cold) call that loads the index.
-import { emulatorRequest } from '../scripts/emulator.mjs';
+import { emulatorRequest } from '../tools/lib/emulator.mjs';
 import { median } from './lib.mjs';
 
 function percentile(sorted, p) {

@@ -2,15 +2,17 @@
 // valid session, against the same server's public page of the same bytes, and against
 // nginx (Debian's package) serving the same file from the same build. Load comes from wrk
 // in a second process (one thread); the three targets are measured in rotating order.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { normalizeRoute } from '@portal/access';
 
-import { freePort } from '../scripts/emulator.mjs';
-import { median, root, round, stopChild, workDir } from './lib.mjs';
+import { startNginx as startNginxProcess } from '../tools/lib/nginx.mjs';
+import { freePort } from '../tools/lib/ports.mjs';
+import { answers, startProcess } from '../tools/lib/process.mjs';
+import { median, root, round, workDir } from './lib.mjs';
 
 export const TWIN_PATH = '/bench-public-twin/';
 
@@ -36,63 +38,26 @@ export function twinSite(buildDir, docPath, dir = join(workDir, 'gate-site')) {
 }
 
 /** nginx on loopback over `rootDir`, one worker (the gate is one Node.js process), no access log. */
-export async function startNginx(nginxPath, rootDir) {
-  const dir = join(workDir, 'nginx');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'tmp'), { recursive: true });
-  const port = await freePort();
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((name) => `  ${name}_temp_path ${join(dir, 'tmp', name)};`)
-    .join('\n');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
-daemon off;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  open_file_cache max=1000 inactive=60s;
-  # The build step's .gz files, the same bytes the gate sends for Accept-Encoding: gzip.
-  gzip_static on;
-  types { text/html html; text/javascript js; text/css css; }
-  default_type application/octet-stream;
-${temp}
-  server {
-    listen 127.0.0.1:${port};
-    root ${rootDir};
-    index index.html;
-    location / { try_files $uri $uri/ =404; }
-  }
-}
-`,
-  );
-  const check = spawnSync(nginxPath, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    encoding: 'utf8',
+export function startNginx(nginxPath, rootDir) {
+  return startNginxProcess({
+    nginxPath,
+    dir: join(workDir, 'nginx'),
+    http: (port) => `
+sendfile on;
+tcp_nopush on;
+keepalive_requests 1000000;
+open_file_cache max=1000 inactive=60s;
+# The build step's .gz files, the same bytes the gate sends for Accept-Encoding: gzip.
+gzip_static on;
+types { text/html html; text/javascript js; text/css css; }
+default_type application/octet-stream;
+server {
+  listen 127.0.0.1:${port};
+  root ${rootDir};
+  index index.html;
+  location / { try_files $uri $uri/ =404; }
+}`,
   });
-  if (check.status !== 0) throw new Error(`nginx refused the benchmark's configuration:\n${check.stderr}`);
-  const child = spawn(nginxPath, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(baseURL + '/');
-      return {
-        baseURL,
-        // SIGQUIT: nginx's graceful stop.
-        stop: () => stopChild(child, 'SIGQUIT'),
-      };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`nginx did not start; see ${join(dir, 'error.log')}`);
 }
 
 function toMs(value) {
@@ -131,14 +96,12 @@ export async function startNodeHttpPeer(url, headers) {
   const file = join(dir, 'response.json');
   writeFileSync(file, JSON.stringify({ headers: kept, bodyBase64: body.toString('base64') }));
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'bench', 'node-http-peer.mjs'), String(port), file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const peer = startProcess(process.execPath, [join(root, 'bench', 'node-http-peer.mjs'), String(port), file], {
+    name: 'The Node.js http peer',
   });
-  await new Promise((resolve, reject) => {
-    child.stdout.once('data', resolve);
-    child.once('exit', (code) => reject(new Error(`the Node.js http peer exited with ${code}`)));
-  });
-  return { baseURL: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopChild(child, 'SIGTERM') };
+  const baseURL = `http://127.0.0.1:${port}`;
+  await peer.waitUntil(answers(`${baseURL}/`), { timeoutMs: 10_000, intervalMs: 50 });
+  return { ...peer, baseURL };
 }
 
 /** Requests/s and p50/p99 (ms) from wrk's `--latency` report; throws on failed requests. */

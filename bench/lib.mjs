@@ -1,13 +1,13 @@
 // Helpers the benchmark's parts share: statistics, timing a command with the peak memory
 // of its whole process tree, copies of the site's sources to build elsewhere, and the
 // gate server started on a free port.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort } from '../scripts/emulator.mjs';
+import { ensureDebianPackages } from '../tools/lib/apt.mjs';
+import { startGate as startGateProcess } from '../tools/lib/gate.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Scratch space for copies and builds; gitignored, emptied part by part as the bench needs. */
@@ -142,87 +142,24 @@ export function rewrite(text, from, to, what) {
 
 export const docusaurusBin = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
 
-/** Sends `signal` to a child process and resolves once it has exited (at once if it has). */
-export function stopChild(child, signal) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+/**
+ * Starts the gate server over `siteDir` on a free port, with an embedded database of its
+ * own, and waits until it reaches that database: what is measured may write to it (tokens,
+ * page views), and the database is migrated after the server listens.
+ */
+export function startGate({ siteDir, emulatorHost, env = {} }) {
+  return startGateProcess({ siteDir, emulatorHost, env: { SESSION_RATE_LIMIT: '1000', ...env } });
 }
-
-/** Starts the gate server over `siteDir` on a free port and waits for /healthz. */
-export async function startGate({ siteDir, emulatorHost, env = {} }) {
-  const port = await freePort();
-  const server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SITE_DIR: siteDir,
-      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
-      SESSION_RATE_LIMIT: '1000',
-      LOG_LEVEL: 'warn',
-      // An embedded database of its own: two processes must never share one.
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-bench-data-')),
-      ...env,
-    },
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (server.exitCode !== null) throw new Error(`the gate server over ${siteDir} exited with ${server.exitCode}`);
-    try {
-      // Alive is not enough: the database is migrated after the server listens, and what
-      // is measured may write to it (tokens, page views). /readyz reports it.
-      const readiness = await fetch(`${baseURL}/readyz`);
-      if (readiness.ok && (await readiness.json()).checks?.database) {
-        return {
-          baseURL,
-          pid: server.pid,
-          stop: () => stopChild(server, 'SIGTERM'),
-        };
-      }
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  server.kill('SIGKILL');
-  throw new Error('the gate server did not start');
-}
-
-/** Debian packages the bench runs beside the portal; installed with apt-get when missing and allowed. */
-const TOOLS = [
-  { command: 'nginx', paths: ['/usr/sbin/nginx'], pkg: 'nginx' },
-  { command: 'wrk', paths: ['/usr/bin/wrk'], pkg: 'wrk' },
-];
 
 /** Absolute paths of nginx and wrk, installing them from Debian's packages if this is root. */
 export function ensureTools() {
-  const found = {};
-  const missing = [];
-  for (const tool of TOOLS) {
-    const path = tool.paths.find((p) => existsSync(p));
-    if (path) found[tool.command] = path;
-    else missing.push(tool);
-  }
-  if (missing.length === 0) return found;
-  const packages = missing.map((t) => t.pkg);
-  const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
-  if (!canInstall) {
-    throw new Error(
-      `The benchmark needs ${packages.join(' and ')} (Debian packages). Install them: sudo apt-get install -y ${packages.join(' ')}`,
-    );
-  }
-  console.log(`Installing ${packages.join(', ')} from Debian's packages (apt-get)…`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
-  if (install.status !== 0) {
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    const again = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
-    if (again.status !== 0) throw new Error(`apt-get could not install ${packages.join(' ')}`);
-  }
-  return ensureTools();
+  return ensureDebianPackages(
+    [
+      { pkg: 'nginx', command: 'nginx' },
+      { pkg: 'wrk', command: 'wrk' },
+    ],
+    { purpose: 'The benchmark' },
+  );
 }
 
 /**

@@ -10,6 +10,7 @@
 //   node bench/lighthouse.mjs <baseURL> <cookies> [runs]   prints the result as JSON
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 import { launch } from 'chrome-launcher';
@@ -184,8 +185,14 @@ export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [baseURL, cookie, runs = '1'] = process.argv.slice(2);
-  if (!baseURL || !cookie || !/^[1-9]\d*$/.test(runs)) {
+  let positionals = [];
+  try {
+    ({ positionals } = parseArgs({ allowPositionals: true }));
+  } catch {
+    // an unknown flag: the usage below says what it takes
+  }
+  const [baseURL, cookie, runs = '1'] = positionals;
+  if (!baseURL || !cookie || positionals.length > 3 || !/^[1-9]\d*$/.test(runs)) {
     console.error('usage: node bench/lighthouse.mjs <baseURL> "<session cookie>; portal_groups=<groups>" [runs]');
     process.exit(2);
   }

@@ -4,12 +4,15 @@
 // and the gate's work.  node bench/node-http-peer.mjs <port> <response.json>
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
 
-const [port, responseFile] = process.argv.slice(2);
+const {
+  positionals: [port, responseFile],
+} = parseArgs({ allowPositionals: true });
 const { headers, bodyBase64 } = JSON.parse(readFileSync(responseFile, 'utf8'));
 const body = Buffer.from(bodyBase64, 'base64');
 headers['content-length'] = String(body.length);
 createServer((request, response) => {
   response.writeHead(200, headers);
   response.end(body);
-}).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+}).listen(Number(port), '127.0.0.1');

@@ -6,11 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
 import { assertChromiumInstalled } from '../scripts/chromium.mjs';
-import { freePort, readSeed, seedReaders, startAuthEmulator } from '../scripts/emulator.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
+import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
 import { addReaders, measureAdminList } from './admin.mjs';
@@ -21,11 +24,36 @@ import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
 import { measureStorage } from './storage.mjs';
 
-const quick = process.argv.includes('--quick');
-const only = process.argv
-  .find((arg) => arg.startsWith('--only='))
-  ?.slice('--only='.length)
-  .split(',');
+const PARTS = ['build', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
+const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
+  --quick        every part with fewer rounds, no 2,000-page build (under 5 minutes)
+  --only=a,b     only these parts; writes bench/results/partial.json, not latest.json
+  --help         this text`;
+
+let flags;
+try {
+  ({ values: flags } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (error) {
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const quick = flags.quick;
+const only = flags.only?.split(',');
+const unknown = only?.filter((part) => !PARTS.includes(part)) ?? [];
+if (unknown.length > 0) {
+  console.error(`There is no part ${unknown.join(', ')} to measure.\n${USAGE}`);
+  process.exit(2);
+}
 const wanted = (part) => !only || only.includes(part);
 const buildDir = join(root, 'site', 'build');
 const started = Date.now();
@@ -88,15 +116,18 @@ if (wanted('build')) {
   Object.assign(results, await measureBuilds({ rounds: plan.buildRounds, growth: plan.growth, log }));
 }
 
-const emulator = await startAuthEmulator({
-  port: await freePort(),
-  hubPort: await freePort(),
-  loggingPort: await freePort(),
-});
+const emulator = await startAuthEmulator();
 // One secret for every gate server this run starts, so one session works on all of them.
 // The admin list is timed with 200 calls in a row: more than an administrator's limit.
 const gateEnv = { SESSION_SECRET: randomBytes(32).toString('hex'), ADMIN_RATE_LIMIT: '100000' };
 const stoppers = [];
+// Ctrl-C mid-run: the servers close and the emulator's folder goes before the run ends
+// (the exit handler above keeps what was measured).
+closeWithGrace({ delay: 30_000 }, async ({ err }) => {
+  if (err) console.error(err);
+  for (const stop of stoppers) await stop();
+  await emulator.stop();
+});
 try {
   await seedReaders(emulator.host, emulator.projectId);
   const reader = readSeed().find((r) => r.password && !r.disabled);

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startPostgres } from '../scripts/postgres.mjs';
+import { startPostgres } from '../tools/lib/postgres.mjs';
 import { median, root } from './lib.mjs';
 
 const dist = (module) => import(join(root, 'server', 'dist', 'db', module));

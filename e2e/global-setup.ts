@@ -1,12 +1,37 @@
-import { seedReaders, startAuthEmulator } from '../scripts/emulator.mjs';
+import { seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
+import { startGate } from '../tools/lib/gate.mjs';
+import { E2E_SESSION_SECRET } from './security/lib';
 
-/** Starts the Firebase Auth Emulator on the ports the config chose and loads the demo readers. */
+/**
+ * Starts the Firebase Auth Emulator on the ports the config chose, loads the demo readers,
+ * and starts the gate server in front of site/build for the whole run.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const emulator = await startAuthEmulator({
     port: Number(process.env.E2E_EMULATOR_PORT),
     hubPort: Number(process.env.E2E_EMULATOR_HUB_PORT),
     loggingPort: Number(process.env.E2E_EMULATOR_LOGGING_PORT),
   });
-  await seedReaders(emulator.host, emulator.projectId);
-  return () => emulator.stop();
+  try {
+    await seedReaders(emulator.host, emulator.projectId);
+    // The run's own embedded database (PGlite), never the data/ folder of `npm start`.
+    const gate = await startGate({
+      port: Number(process.env.E2E_PORT),
+      emulatorHost: emulator.host,
+      env: {
+        SESSION_SECRET: E2E_SESSION_SECRET,
+        // Browser tests sign in many times from one address.
+        SESSION_RATE_LIMIT: '10000',
+        // Short, so a disabled reader is seen within the test; the default is 60 s.
+        SESSION_CACHE_TTL_SECONDS: '2',
+      },
+    });
+    return async () => {
+      await gate.stop();
+      await emulator.stop();
+    };
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
 }

@@ -1,13 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { defineConfig, devices } from '@playwright/test';
 
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { freePorts } from './free-port';
-import { E2E_SESSION_SECRET } from './security/lib';
+import { freePorts } from '../tools/lib/ports.mjs';
 
 assertChromiumInstalled();
 
@@ -17,13 +13,10 @@ const portSettings = ['E2E_PORT', 'E2E_EMULATOR_PORT', 'E2E_EMULATOR_HUB_PORT', 
 const unset = portSettings.filter((name) => !process.env[name]);
 if (unset.length > 0) {
   const given = new Set(portSettings.filter((name) => process.env[name]).map((name) => Number(process.env[name])));
-  const ports = freePorts(unset.length + given.size).filter((port) => !given.has(port));
+  const ports = (await freePorts(unset.length + given.size)).filter((port) => !given.has(port));
   unset.forEach((name, index) => (process.env[name] = String(ports[index])));
 }
-const port = Number(process.env.E2E_PORT);
-// The run's own embedded database (PGlite), never the data/ folder of `npm start`.
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-data-'));
-const baseURL = `http://127.0.0.1:${port}`;
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export const readerState = fileURLToPath(new URL('./.auth/reader.json', import.meta.url));
 
@@ -40,7 +33,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['./summary-reporter.ts']],
   timeout: 30_000,
-  // The real Firebase Auth Emulator, seeded with the demo readers, for the whole run.
+  // The real Firebase Auth Emulator, seeded with the demo readers, and the gate server in
+  // front of site/build, for the whole run.
   globalSetup: './global-setup.ts',
   use: { baseURL, trace: 'retain-on-failure' },
   projects: [
@@ -100,23 +94,4 @@ export default defineConfig({
         ]
       : []),
   ],
-  webServer: {
-    command: 'node ../server/dist/server.js',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_DIR: fileURLToPath(new URL('../site/build', import.meta.url)),
-      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${process.env.E2E_EMULATOR_PORT}`,
-      SESSION_SECRET: E2E_SESSION_SECRET,
-      // Browser tests sign in many times from one address.
-      SESSION_RATE_LIMIT: '10000',
-      // Short, so a disabled reader is seen within the test; the default is 60 s.
-      SESSION_CACHE_TTL_SECONDS: '2',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: process.env.E2E_DATA_DIR,
-    },
-  },
 });

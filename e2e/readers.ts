@@ -1,7 +1,7 @@
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 import { EmulatorReaders } from '../server/src/test/readers';
-import { readSeed } from '../scripts/emulator.mjs';
+import { readSeed } from '../tools/lib/emulator.mjs';
 
 export const demoReader = (() => {
   const reader = readSeed().find((r) => r.password && !r.disabled && !r.github);

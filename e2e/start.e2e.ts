@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '@playwright/test';
 
-import { assertPortFree } from '../scripts/emulator.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
-import { freePorts } from './free-port';
+import { assertPortFree, freePorts } from '../tools/lib/ports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'tv-apps-2025';
@@ -24,7 +23,7 @@ interface Started {
 // (playwright.config.ts): it rebuilds the server, which their servers are started from.
 test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the last page views, and nothing is left running', async () => {
   test.setTimeout(240_000);
-  const [port, emulatorPort, hubPort, loggingPort] = freePorts(4) as [number, number, number, number];
+  const [port, emulatorPort, hubPort, loggingPort] = (await freePorts(4)) as [number, number, number, number];
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-start-'));
   const baseURL = `http://127.0.0.1:${port}`;
   const emulatorHost = `127.0.0.1:${emulatorPort}`;

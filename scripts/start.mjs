@@ -3,14 +3,12 @@
 //   PORT (3000)                the portal
 //   AUTH_EMULATOR_PORT (9099)  the Auth Emulator; its hub and logging ports follow (+1, +2)
 //   EMULATOR_HUB_PORT, EMULATOR_LOGGING_PORT  override those two
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
-import { assertPortFree, readSeed, seedReaders, startAuthEmulator } from './emulator.mjs';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
+import { startGate } from '../tools/lib/gate.mjs';
+import { assertPortFree } from '../tools/lib/ports.mjs';
 
 function portSetting(name, fallback) {
   const raw = process.env[name];
@@ -29,24 +27,28 @@ const loggingPort = portSetting('EMULATOR_LOGGING_PORT', emulatorPort + 2);
 const host = process.env.HOST ?? '127.0.0.1';
 
 let emulator;
-let server;
-let stopping = false;
-async function stopAll(code) {
-  if (stopping) return;
-  stopping = true;
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
+let gate;
+const stopAll = async () => {
+  await gate?.stop();
   await emulator?.stop();
-  process.exit(code);
-}
+};
 // Ctrl-C reaches the terminal's process group (npm and this script), not the server or the
 // emulator: each runs in a process group of its own and gets one signal, from here. The
 // server closes gracefully on its first signal (close-with-grace: the last page views are
 // written) and exits at once on a second, which a terminal's SIGINT and this script's
 // SIGTERM together were.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
+closeWithGrace(
+  {
+    // The emulator may take 15 s to go, the server 10 s to write what it holds.
+    delay: 30_000,
+    // `npm start` passes the terminal's Ctrl-C on to this script, which has it already.
+    onSecondSignal: () => {},
+  },
+  async ({ err }) => {
+    if (err) console.error(`Stopping the portal after an unexpected error: ${err.stack ?? err}`);
+    await stopAll();
+  },
+);
 
 try {
   buildServer();
@@ -55,28 +57,29 @@ try {
   console.log(`Starting the Firebase Auth Emulator on port ${emulatorPort}…`);
   emulator = await startAuthEmulator({ port: emulatorPort, hubPort, loggingPort });
   await seedReaders(emulator.host, emulator.projectId);
+  gate = await startGate({
+    port,
+    host,
+    emulatorHost: emulator.host,
+    projectId: emulator.projectId,
+    // data/ (or DATA_DIR): npm start keeps its readers' trail across restarts.
+    dataDir: null,
+    stdout: 'inherit',
+    group: true,
+    until: 'listening',
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
+      // (marked as demo data; the server refuses it in production).
+      DEMO_DATA: process.env.DEMO_DATA ?? '1',
+    },
+  });
 } catch (error) {
   console.error(`Cannot start the portal: ${error.message}`);
-  await stopAll(1);
+  await stopAll();
+  process.exit(1);
 }
 
-server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  detached: process.platform !== 'win32',
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: host,
-    SITE_DIR: join(root, 'site', 'build'),
-    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
-    // (marked as demo data; the server refuses it in production).
-    DEMO_DATA: process.env.DEMO_DATA ?? '1',
-  },
-});
 /** What each kind of demo reader shows, for the lines `npm start` prints. */
 const DEMO_NOTES = {
   staff: 'reads everything, internal guidelines included',
@@ -103,21 +106,15 @@ function demoReaderLines() {
   return lines.join('\n');
 }
 
-server.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  if (String(chunk).includes('The portal is running')) {
-    console.log(demoReaderLines());
-    console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
-    console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable)');
-    console.log(
-      `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
-    );
-  }
-});
-// Never leave the server behind, even if this script fails: it closes on SIGTERM by itself.
-process.once('exit', () => {
-  if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
-});
-server.on('exit', (code) => {
-  if (!stopping) void stopAll(code ?? 1);
-});
+console.log(demoReaderLines());
+console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
+console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable)');
+console.log(
+  `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
+);
+// The server ending by itself (a crash, a failed migration) ends the portal, with its code.
+const code = await gate.exited;
+if (!closeWithGrace.closing) {
+  await emulator.stop();
+  process.exit(code ?? 1);
+}

@@ -1,33 +1,62 @@
 // `npm run test:deploy`: the portal as it is deployed, on this machine.
 //  1. The container image: a stand-in of the official Node.js base image made from Debian's
-//     packages (mmdebstrap) with this machine's Node.js, tagged with the official name; the
-//     portal's Containerfile built on it with podman, run, and asked: a public page, a
-//     private one, a sign-in against the Auth Emulator, its health check.
+//     packages (mmdebstrap) with this machine's Node.js, under a name of its own
+//     (localhost/norigin-docs-base:<hash of what it is made from>), never the official one;
+//     the portal's Containerfile built on it with podman (its NODE_IMAGE argument), run, and
+//     asked: a public page, a private one, a sign-in against the Auth Emulator, its health check.
 //  2. A cluster: three gate replicas behind Debian's nginx (retrying idempotent requests on
 //     the next replica), with Debian's redis-server and postgresql and the emulator, all on
 //     free ports; sessions, logout, an administrator's disable and the rate limit across
 //     replicas; a rolling restart and a kill -9 under 100 connections of load.
 // Needs root (podman with runc, apt-installed tools); installs what is missing with apt-get.
-import { spawn, spawnSync } from 'node:child_process';
+//   --cluster-only   skip the container image (step 1)
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import assert from 'node:assert/strict';
 
 import autocannon from 'autocannon';
+import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
-import { emulatorRequest, freePort, readSeed, seedReaders, startAuthEmulator } from './emulator.mjs';
 import { signInWithPassword, startSession } from './portal-client.mjs';
-import { startPostgres } from './postgres.mjs';
-import { startRedis } from './redis.mjs';
+import { ensureDebianPackages } from '../tools/lib/apt.mjs';
+import { emulatorRequest, readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
+import { startGate } from '../tools/lib/gate.mjs';
+import { startNginx } from '../tools/lib/nginx.mjs';
+import { freePort, freePorts } from '../tools/lib/ports.mjs';
+import { postgresBin, startPostgres } from '../tools/lib/postgres.mjs';
+import { answers, sleep, waitUntil } from '../tools/lib/process.mjs';
+import { startRedis } from '../tools/lib/redis.mjs';
+
+let flags;
+try {
+  ({ values: flags } = parseArgs({ options: { 'cluster-only': { type: 'boolean', default: false } } }));
+} catch (error) {
+  console.error(`${error.message}\nusage: npm run test:deploy [-- --cluster-only]`);
+  process.exit(2);
+}
+
+// Ctrl-C (or a crash) mid-run: stop what outlives this process. Its child processes are
+// ended by tools/lib as it exits, and PostgreSQL too; the container and the emulator's
+// folder are not.
+const onInterrupt = new Set();
+closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
+  if (err) console.error(`test:deploy failed: ${err.stack ?? err}`);
+  else log(`${signal}: stopping what this run started`);
+  for (const stop of onInterrupt) await stop();
+});
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = join(root, 'deploy', '.work');
 const started = Date.now();
 const log = (line) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
 const results = { measuredAt: new Date().toISOString() };
-const BASE_IMAGE = 'docker.io/library/node:20-bookworm-slim';
+// The Containerfile's FROM (its NODE_IMAGE argument's default), which this run never makes or tags.
+const OFFICIAL_IMAGE = 'docker.io/library/node:20-bookworm-slim';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, ...options });
@@ -37,27 +66,18 @@ function run(command, args, options = {}) {
 }
 
 function ensureTools() {
-  const wanted = {
-    podman: 'podman',
-    runc: 'runc',
-    mmdebstrap: 'mmdebstrap',
-    nginx: 'nginx',
-    'redis-server': 'redis-server',
-  };
-  const missing = Object.entries(wanted).filter(
-    ([command]) => spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0,
+  ensureDebianPackages(
+    [
+      { pkg: 'podman', command: 'podman' },
+      { pkg: 'runc', command: 'runc' },
+      { pkg: 'uidmap', command: 'newuidmap' },
+      { pkg: 'mmdebstrap', command: 'mmdebstrap' },
+      { pkg: 'nginx', command: 'nginx' },
+      { pkg: 'redis-server', command: 'redis-server' },
+      { pkg: 'postgresql', present: () => postgresBin() !== null },
+    ],
+    { purpose: 'test:deploy' },
   );
-  if (!existsSync('/usr/lib/postgresql')) missing.push(['postgres', 'postgresql']);
-  if (missing.length === 0) return;
-  if (process.getuid?.() !== 0)
-    throw new Error(
-      `test:deploy needs ${missing.map(([, pkg]) => pkg).join(', ')}: install them with apt-get (as root)`,
-    );
-  log(`Installing ${missing.map(([, pkg]) => pkg).join(', ')} with apt-get`);
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', ...missing.map(([, pkg]) => pkg), 'uidmap'], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
 }
 
 // podman as this machine runs it: runc (crun fails here), the host network, no default ulimits.
@@ -65,16 +85,37 @@ const containersConf = join(work, 'containers.conf');
 const podman = (args, options = {}) =>
   run('podman', args, { ...options, env: { ...process.env, CONTAINERS_CONF: containersConf } });
 
-/** The official base image's stand-in: Debian bookworm (minbase) with this machine's Node.js and npm. */
-function standInBaseImage() {
+/**
+ * The stand-in's name: ours (localhost/, a name no registry serves), tagged with a digest of
+ * what it is made from (this recipe, the machine's Node.js and npm, its certificate
+ * authorities), so a change to any of them makes a new image instead of reusing a stale one.
+ */
+function baseImageName() {
+  const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
+  const digest = createHash('sha256')
+    .update(standInBaseImage.toString())
+    .update(process.version)
+    .update(readFileSync(join(npmDir, 'package.json')))
+    .update(readFileSync('/etc/ssl/certs/ca-certificates.crt'))
+    .digest('hex');
+  return `localhost/norigin-docs-base:${digest.slice(0, 12)}`;
+}
+
+/**
+ * A stand-in of the official base image (OFFICIAL_IMAGE), as `image`: Debian bookworm
+ * (minbase) with this machine's Node.js and npm, and the user `node`.
+ */
+function standInBaseImage(image) {
   if (
-    spawnSync('podman', ['image', 'exists', BASE_IMAGE], { env: { ...process.env, CONTAINERS_CONF: containersConf } })
+    spawnSync('podman', ['image', 'exists', image], { env: { ...process.env, CONTAINERS_CONF: containersConf } })
       .status === 0
   ) {
-    log(`${BASE_IMAGE} is already here`);
+    log(`${image} is already here`);
     return;
   }
-  log(`Making ${BASE_IMAGE} from Debian's packages (mmdebstrap) and this machine's Node.js ${process.version}`);
+  log(
+    `Making ${image}, a stand-in of ${OFFICIAL_IMAGE}, from Debian's packages (mmdebstrap) and this machine's Node.js ${process.version}`,
+  );
   const rootfs = join(work, 'rootfs');
   rmSync(rootfs, { recursive: true, force: true });
   mkdirSync(rootfs, { recursive: true });
@@ -102,7 +143,7 @@ function standInBaseImage() {
     'sh',
     [
       '-c',
-      `tar -C '${rootfs}' -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' --change 'ENV npm_config_cafile=/etc/ssl/certs/ca-certificates.crt' - ${BASE_IMAGE}`,
+      `tar -C '${rootfs}' -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' --change 'ENV npm_config_cafile=/etc/ssl/certs/ca-certificates.crt' - ${image}`,
     ],
     { env: { ...process.env, CONTAINERS_CONF: containersConf }, encoding: 'utf8' },
   );
@@ -110,26 +151,16 @@ function standInBaseImage() {
   rmSync(rootfs, { recursive: true, force: true });
 }
 
-async function waitFor(url, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within ${ms / 1000} s`);
-}
+const waitFor = (url) => waitUntil(answers(url), { what: url, intervalMs: 200 });
 
 const staff = readSeed().find((reader) => reader.role === 'staff');
 const admin = readSeed().find((reader) => reader.role === 'admin');
 const PRIVATE = '/docs/layout-engine/';
 
 async function containerCheck(emulator) {
-  standInBaseImage();
-  log('Building the portal image with podman (Containerfile)');
+  const baseImage = baseImageName();
+  standInBaseImage(baseImage);
+  log(`Building the portal image with podman (Containerfile, FROM ${baseImage})`);
   const buildStarted = Date.now();
   podman([
     'build',
@@ -139,6 +170,10 @@ async function containerCheck(emulator) {
     'host',
     '--ulimit',
     'nofile=20000:20000',
+    '--build-arg',
+    `NODE_IMAGE=${baseImage}`,
+    // The base is made here; nothing is pulled from a registry.
+    '--pull=never',
     '-t',
     'norigin-docs:deploy-test',
     root,
@@ -150,6 +185,11 @@ async function containerCheck(emulator) {
   const port = await freePort();
   const name = `norigin-docs-test-${port}`;
   log(`Running it on port ${port} (development mode, against the emulator)`);
+  const stopContainer = () => {
+    onInterrupt.delete(stopContainer);
+    spawnSync('podman', ['stop', '-t', '5', name], { env: { ...process.env, CONTAINERS_CONF: containersConf } });
+  };
+  onInterrupt.add(stopContainer);
   podman([
     'run',
     '-d',
@@ -188,82 +228,39 @@ async function containerCheck(emulator) {
     results['container.checks'] = 'public 200, private 302, sign-in then private 200, non-root user, health check';
     log('Container: public 200, private 302, signed in 200, user node, health check passes');
   } finally {
-    spawnSync('podman', ['stop', '-t', '5', name], { env: { ...process.env, CONTAINERS_CONF: containersConf } });
+    stopContainer();
   }
 }
 
-/** One gate replica on the host. */
-async function startReplica(port, env) {
-  const child = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-  });
-  await waitFor(`http://127.0.0.1:${port}/readyz`);
-  return child;
-}
+/** One gate replica on the host, on the port it had before a restart. */
+const startReplica = (port, env) => startGate({ port, env, stderr: 'inherit' });
 
-function stopProcess(child, signal = 'SIGTERM') {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+/** nginx in front of the replicas: idempotent requests go to the next replica when one goes away. */
+function startProxy(ports) {
+  return startNginx({
+    dir: join(work, 'nginx'),
+    workerConnections: 4096,
+    http: (port) => `
+upstream gate {
+${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
+  keepalive 64;
 }
-
-async function startNginx(ports) {
-  const dir = join(work, 'nginx');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'tmp'), { recursive: true });
-  const port = await freePort();
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `  ${t}_temp_path ${join(dir, 'tmp', t)};`)
-    .join('\n');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
-daemon off;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-${temp}
-  upstream gate {
-${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 64;
+server {
+  listen 127.0.0.1:${port};
+  location / {
+    proxy_pass http://gate;
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Request-Id $request_id;
+    # A replica that goes away mid-request: idempotent requests go to the next one.
+    proxy_next_upstream error timeout http_502 http_503;
+    proxy_next_upstream_tries 3;
+    proxy_connect_timeout 2s;
   }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://gate;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Request-Id $request_id;
-      # A replica that goes away mid-request: idempotent requests go to the next one.
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 3;
-      proxy_connect_timeout 2s;
-    }
-  }
-}
-`,
-  );
-  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    stdio: 'inherit',
+}`,
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url);
-      return { url, stop: () => stopProcess(child, 'SIGQUIT') };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error('nginx did not start');
 }
 
 /** Load through nginx while `during` runs; every answer counted. */
@@ -293,7 +290,7 @@ async function underLoad(url, cookie, during) {
 
 async function clusterCheck(emulator) {
   const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  const ports = [await freePort(), await freePort(), await freePort()];
+  const ports = await freePorts(3);
   const env = {
     SITE_DIR: join(root, 'site', 'build'),
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
@@ -308,11 +305,14 @@ async function clusterCheck(emulator) {
   log(`Cluster: 3 replicas on ${ports.join(', ')}, PostgreSQL, Redis, nginx`);
   const replicas = [];
   for (const port of ports) replicas.push(await startReplica(port, env));
-  const nginx = await startNginx(ports);
+  const nginx = await startProxy(ports);
   const direct = (i) => `http://127.0.0.1:${ports[i]}`;
   try {
     // 1. One session, every replica.
-    const cookie = await startSession(nginx.url, await signInWithPassword(emulator.host, staff.email, staff.password));
+    const cookie = await startSession(
+      nginx.baseURL,
+      await signInWithPassword(emulator.host, staff.email, staff.password),
+    );
     for (let i = 0; i < 3; i++)
       assert.equal(
         (await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie } })).status,
@@ -330,7 +330,7 @@ async function clusterCheck(emulator) {
       emailVerified: true,
     });
     const second = await startSession(
-      nginx.url,
+      nginx.baseURL,
       await signInWithPassword(emulator.host, 'leaver@norigin.example', 'leaving-2025'),
     );
     for (let i = 0; i < 3; i++) await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie: second } });
@@ -346,7 +346,7 @@ async function clusterCheck(emulator) {
         );
         if (statuses.every((status) => status === 302)) return Date.now() - t0;
         if (Date.now() - t0 > 1000) throw new Error(`still served after a second: ${statuses}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
       }
     };
     results['cluster.logout_ends_everywhere_ms'] = await endedWithin(second);
@@ -356,12 +356,12 @@ async function clusterCheck(emulator) {
 
     // 3. An administrator's disable, the same.
     const adminCookie = await startSession(
-      nginx.url,
+      nginx.baseURL,
       await signInWithPassword(emulator.host, admin.email, admin.password),
     );
     const partner = readSeed().find((reader) => reader.role === 'partner');
     const partnerCookie = await startSession(
-      nginx.url,
+      nginx.baseURL,
       await signInWithPassword(emulator.host, partner.email, partner.password),
     );
     for (let i = 0; i < 3; i++) await fetch(`${direct(i)}${PRIVATE}`, { headers: { cookie: partnerCookie } });
@@ -382,9 +382,9 @@ async function clusterCheck(emulator) {
     // 4. The sign-in limit is counted across replicas (6 a minute per client address).
     const statuses = [];
     for (let i = 0; i < 8; i++) {
-      const response = await fetch(`${nginx.url}/api/session`, {
+      const response = await fetch(`${nginx.baseURL}/api/session`, {
         method: 'POST',
-        headers: { origin: nginx.url, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
+        headers: { origin: nginx.baseURL, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
         body: JSON.stringify({ idToken: 'x' }),
       });
       statuses.push(response.status);
@@ -408,7 +408,7 @@ async function clusterCheck(emulator) {
     const viewsBefore = await views(admin.email);
     let privateServed = 0;
     const counting = autocannon({
-      url: nginx.url,
+      url: nginx.baseURL,
       connections: 10,
       duration: 600,
       requests: [{ method: 'GET', path: PRIVATE, headers: { cookie: adminCookie } }],
@@ -416,11 +416,11 @@ async function clusterCheck(emulator) {
     counting.on('response', (_c, statusCode) => {
       if (statusCode === 200) privateServed += 1;
     });
-    const rolling = await underLoad(nginx.url, cookie, async () => {
+    const rolling = await underLoad(nginx.baseURL, cookie, async () => {
       for (let i = 0; i < 3; i++) {
-        await stopProcess(replicas[i]);
+        await replicas[i].stop();
         replicas[i] = await startReplica(ports[i], env);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
       }
     });
     counting.stop();
@@ -430,7 +430,7 @@ async function clusterCheck(emulator) {
     assert.equal(rolling.errors + rolling.other + rolling.timeouts, 0, 'no request lost in the rolling restart');
 
     // 6. Audit events of finished requests survive (restarts write their queues before exiting).
-    for (let i = 0; i < 3; i++) await stopProcess(replicas[i]);
+    for (let i = 0; i < 3; i++) await replicas[i].stop();
     for (let i = 0; i < 3; i++) replicas[i] = await startReplica(ports[i], env);
     const written = (await views(admin.email)) - viewsBefore;
     results['cluster.private_views_served'] = privateServed;
@@ -442,12 +442,12 @@ async function clusterCheck(emulator) {
     assert.ok(written >= privateServed, 'every page view of a finished request is in the trail');
 
     // 7. kill -9 of one replica under load.
-    const killed = await underLoad(nginx.url, cookie, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      replicas[1].kill('SIGKILL');
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+    const killed = await underLoad(nginx.baseURL, cookie, async () => {
+      await sleep(1000);
+      replicas[1].signal('SIGKILL');
+      await sleep(3000);
       replicas[1] = await startReplica(ports[1], env);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await sleep(1000);
     });
     results['cluster.kill_9'] = killed;
     log(`kill -9 of one replica under 100 connections: ${JSON.stringify(killed)}`);
@@ -455,7 +455,7 @@ async function clusterCheck(emulator) {
     await trail.close();
   } finally {
     await nginx.stop();
-    for (const replica of replicas) await stopProcess(replica);
+    for (const replica of replicas) await replica.stop();
     await postgres.stop();
     await redis.stop();
   }
@@ -466,15 +466,12 @@ writeFileSync(containersConf, '[containers]\ndefault_ulimits = []\n[engine]\nrun
 ensureTools();
 buildServer();
 buildSiteIfStale();
-const emulator = await startAuthEmulator({
-  port: await freePort(),
-  hubPort: await freePort(),
-  loggingPort: await freePort(),
-});
+const emulator = await startAuthEmulator();
+onInterrupt.add(emulator.stop);
 let failed = null;
 try {
   await seedReaders(emulator.host, emulator.projectId);
-  if (!process.argv.includes('--cluster-only')) await containerCheck(emulator);
+  if (!flags['cluster-only']) await containerCheck(emulator);
   await clusterCheck(emulator);
 } catch (error) {
   failed = error;

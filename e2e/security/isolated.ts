@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
-import { freePort, seedReaders, startAuthEmulator, type RunningEmulator } from '../../scripts/emulator.mjs';
 import { signInWithPassword, startSession } from '../../scripts/portal-client.mjs';
-import { E2E_SESSION_SECRET, rawRequest } from './lib';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { seedReaders, startAuthEmulator, type RunningEmulator } from '../../tools/lib/emulator.mjs';
+import { SITE_BUILD, startGate, type RunningGate } from '../../tools/lib/gate.mjs';
+import { freePorts } from '../../tools/lib/ports.mjs';
+import { E2E_SESSION_SECRET } from './lib';
 
 /**
  * A portal of a test's own: its own gate server, and its own Auth Emulator (whose readers
@@ -19,8 +16,8 @@ export class IsolatedPortal {
   baseURL = '';
   server: ChildProcess | undefined;
   emulator: RunningEmulator | undefined;
+  private gate: RunningGate | undefined;
   private emulatorPorts: { port: number; hubPort: number; loggingPort: number } | undefined;
-  stderr = '';
 
   constructor(
     private readonly env: Record<string, string> = {},
@@ -28,7 +25,10 @@ export class IsolatedPortal {
   ) {}
 
   async startEmulator(): Promise<RunningEmulator> {
-    this.emulatorPorts ??= { port: await freePort(), hubPort: await freePort(), loggingPort: await freePort() };
+    if (!this.emulatorPorts) {
+      const [port, hubPort, loggingPort] = (await freePorts(3)) as [number, number, number];
+      this.emulatorPorts = { port, hubPort, loggingPort };
+    }
     this.emulator = await startAuthEmulator(this.emulatorPorts);
     await seedReaders(this.emulator.host, this.emulator.projectId);
     return this.emulator;
@@ -48,38 +48,25 @@ export class IsolatedPortal {
     if (this.emulator) process.kill(-this.emulator.pid, 'SIGCONT');
   }
 
-  async startServer(siteDir = join(root, 'site', 'build')): Promise<ChildProcess> {
-    const port = await freePort();
-    this.baseURL = `http://127.0.0.1:${port}`;
-    this.stderr = '';
-    const server = spawn(process.execPath, [join(root, 'server', 'dist', 'server.js')], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SITE_DIR: siteDir,
-        FIREBASE_AUTH_EMULATOR_HOST: this.emulator?.host ?? this.emulatorHost ?? '127.0.0.1:1',
-        SESSION_SECRET: E2E_SESSION_SECRET,
-        SESSION_RATE_LIMIT: '100000',
-        LOG_LEVEL: 'warn',
-        // An embedded database of its own: two processes must never share one.
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-isolated-data-')),
-        ...this.env,
-      },
+  /** What the server wrote on stderr (its refusal to start, for one). */
+  get stderr(): string {
+    return this.gate?.output() ?? '';
+  }
+
+  /** Starts the gate server; resolves with its process once it answers, or once it has exited. */
+  async startServer(siteDir = SITE_BUILD): Promise<ChildProcess> {
+    this.gate = await startGate({
+      siteDir,
+      emulatorHost: this.emulator?.host ?? this.emulatorHost ?? '127.0.0.1:1',
+      env: { SESSION_SECRET: E2E_SESSION_SECRET, SESSION_RATE_LIMIT: '100000', ...this.env },
+      stderr: 'collect',
+      until: 'listening',
+      allowExit: true,
+      timeoutMs: 30_000,
     });
-    server.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.server = server;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (server.exitCode !== null) return server;
-      const ok = await rawRequest(this.baseURL, { path: '/healthz' }).then(
-        (response) => response.status === 200,
-        () => false,
-      );
-      if (ok) return server;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the gate server did not start:\n${this.stderr}`);
+    this.baseURL = this.gate.baseURL;
+    this.server = this.gate.child;
+    return this.server;
   }
 
   /** Resident memory of the server process in bytes (Linux). */
@@ -96,11 +83,7 @@ export class IsolatedPortal {
   }
 
   async stop(): Promise<void> {
-    if (this.server && this.server.exitCode === null) {
-      const exited = new Promise((resolve) => this.server?.once('exit', resolve));
-      this.server.kill('SIGTERM');
-      await exited;
-    }
+    await this.gate?.stop();
     this.resumeEmulator();
     await this.emulator?.stop();
   }

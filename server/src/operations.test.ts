@@ -2,7 +2,7 @@ import { BaseAuth } from 'firebase-admin/auth';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { startRedis, type RunningRedis } from '../../scripts/redis.mjs';
+import { startRedis, type RunningRedis } from '../../tools/lib/redis.mjs';
 import { ORIGIN, signInCookie, storeReady, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite } from './test/test-site.js';

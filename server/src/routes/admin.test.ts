@@ -5,7 +5,7 @@ import { Auth } from 'firebase-admin/auth';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { startPostgres, type RunningPostgres } from '../../../scripts/postgres.mjs';
+import { startPostgres, type RunningPostgres } from '../../../tools/lib/postgres.mjs';
 import { insertAuditEvents, queryAudit } from '../db/audit.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { metric, ORIGIN, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';

@@ -4,8 +4,8 @@
 // reach them through inject('emulatorHost') and inject('postgresUrl').
 import type { TestProject } from 'vitest/node';
 
-import { freePort, seedReaders, startAuthEmulator } from '../../../scripts/emulator.mjs';
-import { startPostgres } from '../../../scripts/postgres.mjs';
+import { seedReaders, startAuthEmulator } from '../../../tools/lib/emulator.mjs';
+import { startPostgres } from '../../../tools/lib/postgres.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,10 +16,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [emulator, postgres] = await Promise.all([
-    startAuthEmulator({ port: await freePort(), hubPort: await freePort(), loggingPort: await freePort() }),
-    startPostgres(),
-  ]);
+  const [emulator, postgres] = await Promise.all([startAuthEmulator(), startPostgres()]);
   await seedReaders(emulator.host, emulator.projectId);
   project.provide('emulatorHost', emulator.host);
   project.provide('emulatorProjectId', emulator.projectId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { emulatorRequest } from '../../../scripts/emulator.mjs';
+import { emulatorRequest } from '../../../tools/lib/emulator.mjs';
 import { signInWithPassword } from '../../../scripts/portal-client.mjs';
 
 /** Administrator and client calls to the Auth Emulator's REST API, as Firebase clients make them. */

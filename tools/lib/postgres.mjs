@@ -6,7 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort } from './emulator.mjs';
+import { freePort } from './ports.mjs';
 
 /** The newest installed PostgreSQL's bin folder, or null. */
 export function postgresBin() {
@@ -73,6 +73,15 @@ export async function startPostgres({ port } = {}) {
   ]);
   if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
   let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', stopNow);
+    ctl('stop');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // pg_ctl runs the server as a daemon, not a child: stop it when this process ends, however it ends.
+  process.once('exit', stopNow);
   return {
     url: `postgres://portal@127.0.0.1:${chosenPort}/portal`,
     port: chosenPort,
@@ -84,11 +93,6 @@ export async function startPostgres({ port } = {}) {
       const result = ctl('start');
       if (result.status !== 0) throw new Error(`pg_ctl start failed: ${result.stderr}`);
     },
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      ctl('stop');
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: async () => stopNow(),
   };
 }

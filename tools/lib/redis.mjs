@@ -1,16 +1,16 @@
 // Starts a throw-away Redis server from Debian's `redis-server` package for the tests and
 // the deployment checks: loopback, a free port, no persistence. Never used by `npm start`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 
-import { freePort } from './emulator.mjs';
+import { freePort } from './ports.mjs';
+import { startProcess } from './process.mjs';
 
-function answers(port) {
+/** True when a Redis server on `port` answers PING. */
+function answersPing(port) {
   return new Promise((resolve) => {
     const socket = createConnection(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.end('PING\r\n');
-    });
+    socket.once('connect', () => socket.end('PING\r\n'));
     socket.once('data', (data) => {
       resolve(String(data).startsWith('+PONG'));
       socket.destroy();
@@ -27,28 +27,16 @@ export async function startRedis({ port } = {}) {
     );
   }
   const chosen = port ?? (await freePort());
-  let child;
+  let server;
   const start = async () => {
-    child = spawn(
+    server = startProcess(
       'redis-server',
       ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
+      { name: `redis-server on port ${chosen}`, stderr: 'collect' },
     );
-    for (let i = 0; i < 100; i++) {
-      if (await answers(chosen)) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`redis-server did not start on port ${chosen}`);
+    await server.waitUntil(() => answersPing(chosen), { timeoutMs: 5000, intervalMs: 50 });
   };
-  const stopChild = () =>
-    new Promise((resolve) => {
-      if (!child || child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const stop = async () => server?.stop();
   await start();
-  process.once('exit', () => child?.kill('SIGKILL'));
-  return { url: `redis://127.0.0.1:${chosen}`, port: chosen, pause: stopChild, resume: start, stop: stopChild };
+  return { url: `redis://127.0.0.1:${chosen}`, port: chosen, pause: stop, resume: start, stop };
 }

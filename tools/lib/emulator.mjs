@@ -1,84 +1,32 @@
 // Starts the Firebase Auth Emulator (from the firebase-tools package) for `npm start` and
 // the tests: a `demo-` project, so nothing ever reaches a real Firebase project; offline;
-// emulator UI off; every port chosen by the caller, so two instances can run side by side.
-import { spawn } from 'node:child_process';
+// emulator UI off; every port chosen by the caller or free, so two instances can run side by side.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { assertPortFree, freePorts } from './ports.mjs';
+import { answers, startProcess } from './process.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEFAULT_PROJECT_ID = 'demo-norigin-portal';
 export const DEFAULT_SEED_FILE = join(root, 'emulator', 'demo-readers.json');
 const firebaseBin = join(root, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
 
-/** Resolves when `port` on 127.0.0.1 can be bound, rejects with a message naming `setting` otherwise. */
-export function assertPortFree(port, setting) {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () =>
-      reject(new Error(`Port ${port} is already in use; choose another with ${setting}=<port>.`)),
-    );
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
-}
-
-/** Ports this process has handed out already: never handed out twice. */
-const handedOut = new Set();
-
-/**
- * A port the OS says is free right now, and one this process has not handed out before:
- * callers start their servers some time after asking (the test setup starts the emulator
- * and PostgreSQL side by side), and the OS may offer a port again once its probe is closed.
- */
-export async function freePort() {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = await new Promise((resolve, reject) => {
-      const probe = createServer();
-      probe.once('error', reject);
-      probe.listen(0, '127.0.0.1', () => {
-        const { port } = probe.address();
-        probe.close(() => resolve(port));
-      });
-    });
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-  throw new Error('The OS offered only ports already handed out, 50 times over.');
-}
-
-async function waitUntilReady(url, child, timeoutMs, output) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The Auth Emulator exited (code ${child.exitCode}) before it was ready:\n${output()}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The Auth Emulator was not ready within ${timeoutMs / 1000} s:\n${output()}`);
-}
-
 /**
  * Starts the emulator and waits until it answers. Returns its host (`127.0.0.1:port`, the
  * form FIREBASE_AUTH_EMULATOR_HOST takes) and `stop()`, which ends it and removes its
- * working folder.
+ * working folder. Without ports, it takes three free ones.
  */
 export async function startAuthEmulator({
-  port = 9099,
-  hubPort = port + 1,
-  loggingPort = port + 2,
+  port,
+  hubPort,
+  loggingPort,
   projectId = DEFAULT_PROJECT_ID,
   quiet = true,
-  timeoutMs = 60_000,
+  // About 10 s on an idle machine; over a minute on a 2-core one running several suites.
+  timeoutMs = 180_000,
   // Keep the readers across a restart: export them when the emulator stops, import them when it starts.
   importDir,
   exportOnExit,
@@ -86,6 +34,9 @@ export async function startAuthEmulator({
   if (!projectId.startsWith('demo-')) {
     throw new Error(`The emulator project id must start with "demo-" (got "${projectId}"), so it stays offline.`);
   }
+  if (port === undefined) [port, hubPort, loggingPort] = await freePorts(3);
+  hubPort ??= port + 1;
+  loggingPort ??= port + 2;
   await assertPortFree(port, 'AUTH_EMULATOR_PORT');
   await assertPortFree(hubPort, 'EMULATOR_HUB_PORT');
   await assertPortFree(loggingPort, 'EMULATOR_LOGGING_PORT');
@@ -108,7 +59,7 @@ export async function startAuthEmulator({
     ...(importDir ? ['--import', importDir] : []),
     ...(exportOnExit ? ['--export-on-exit', exportOnExit] : []),
   ];
-  const child = spawn(
+  const emulator = startProcess(
     process.execPath,
     [
       firebaseBin,
@@ -122,63 +73,32 @@ export async function startAuthEmulator({
       ...persistence,
     ],
     {
+      name: 'The Auth Emulator',
       cwd: workDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_MOTD: '1', CI: process.env.CI ?? '' },
-      detached: process.platform !== 'win32',
+      env: { NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_MOTD: '1', CI: process.env.CI ?? '' },
+      stdout: 'collect',
+      stderr: 'collect',
+      echo: !quiet,
+      // firebase-tools may start processes of its own: signals go to the whole group.
+      group: process.platform !== 'win32',
+      stopSignal: 'SIGINT',
+      killAfterMs: 15_000,
+      keepChars: 8000,
     },
   );
-  let output = '';
-  const collect = (chunk) => {
-    output = (output + chunk).slice(-8000);
-    if (!quiet) process.stderr.write(chunk);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-
   const host = `127.0.0.1:${port}`;
-  // The emulator runs in its own process group; never leave it behind, even if the caller crashes.
-  const killOnExit = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  process.once('exit', killOnExit);
   let stopped;
   const stop = () => {
-    stopped ??= new Promise((resolve) => {
-      const done = () => {
-        process.removeListener('exit', killOnExit);
-        rmSync(workDir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      // The CLI starts the emulator in its own process group; end the whole group.
-      try {
-        process.kill(-child.pid, 'SIGINT');
-      } catch {
-        child.kill('SIGINT');
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, 15_000).unref();
-    });
+    stopped ??= emulator.stop().then(() => rmSync(workDir, { recursive: true, force: true }));
     return stopped;
   };
   try {
-    await waitUntilReady(`http://${host}/`, child, timeoutMs, () => output);
+    await emulator.waitUntil(answers(`http://${host}/`), { timeoutMs, intervalMs: 200 });
   } catch (error) {
     await stop();
     throw error;
   }
-  return { host, projectId, port, hubPort, loggingPort, pid: child.pid, stop, child };
+  return { host, projectId, port, hubPort, loggingPort, pid: emulator.pid, stop, child: emulator.child };
 }
 
 /** Reads the demo readers from the seed file in the repository. */

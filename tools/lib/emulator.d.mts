@@ -27,8 +27,7 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-export declare function assertPortFree(port: number, setting: string): Promise<void>;
-export declare function freePort(): Promise<number>;
+/** Starts the emulator and waits until it answers; without `port`, on three free ports. */
 export declare function startAuthEmulator(options?: {
   port?: number;
   hubPort?: number;
