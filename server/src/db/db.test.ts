@@ -13,7 +13,7 @@ import {
 import { cursorOf, deleteOlderThan, insertAuditEvents, queryAudit } from './audit.js';
 import type { Database } from './database.js';
 import { insights } from './insights.js';
-import { migrate, MIGRATIONS } from './migrations.js';
+import { listMigrations, migrate } from './migrations.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number): Date => new Date(Date.now() - days * DAY);
@@ -26,11 +26,13 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
   afterAll(() => db.close());
 
   it('migrates from empty to the newest schema, and a second run does nothing', async () => {
+    const steps = await listMigrations();
+    expect(steps.map((step) => step.version)).toEqual(steps.map((_, index) => index + 1));
     const first = await migrate(db);
     expect(first).toEqual({
       from: 0,
-      to: MIGRATIONS.at(-1)?.version,
-      applied: MIGRATIONS.map((m) => `${m.version} ${m.name}`),
+      to: steps.at(-1)?.version,
+      applied: steps.map((m) => `${m.version} ${m.name}`),
     });
     const again = await migrate(db);
     expect(again.applied).toEqual([]);
@@ -43,7 +45,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'invitations',
       'page_feedback',
       'page_view_blocks',
-      'schema_migrations',
+      'schema_version',
       'search_events',
     ]);
   });
@@ -51,14 +53,15 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
   it('migrates from the previous version, keeping its rows', async () => {
     const older = await freshDatabase(kind);
     try {
-      const previous = (MIGRATIONS.at(-1)?.version ?? 1) - 1;
+      const steps = await listMigrations();
+      const previous = (steps.at(-1)?.version ?? 1) - 1;
       await migrate(older, previous);
       await insertAuditEvents(older, [
         { kind: 'page.view', actorUid: 'u1', path: '/docs/whitelabel/', groups: ['partner'] },
       ]);
       const report = await migrate(older);
       expect(report.from).toBe(previous);
-      expect(report.applied).toHaveLength(MIGRATIONS.length - previous);
+      expect(report.applied).toHaveLength(steps.length - previous);
       expect(await queryAudit(older, {})).toHaveLength(1);
     } finally {
       await older.close();
@@ -274,26 +277,5 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     } finally {
       await store.close();
     }
-  });
-});
-
-describe('the embedded database folder', () => {
-  it('is refused to a second portal while the first holds it, and free again once closed', async () => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { openDatabase } = await import('./database.js');
-    const dataDir = await mkdtemp(join(tmpdir(), 'portal-lock-'));
-    // Another live process holds it (this test's parent stands in for one).
-    await writeFile(join(dataDir, 'portal.lock'), String(process.ppid));
-    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(
-      `the data folder ${dataDir} is in use by another portal (process ${process.ppid}); stop it, or give this one its own DATA_DIR`,
-    );
-    // A lock left by a process that has ended is taken over.
-    await writeFile(join(dataDir, 'portal.lock'), '2147483646');
-    const db = await openDatabase({ kind: 'pglite', dataDir });
-    await db.close();
-    const again = await openDatabase({ kind: 'pglite', dataDir });
-    await again.close();
   });
 });
