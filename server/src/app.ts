@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
+import { negotiate } from '@fastify/accept-negotiator';
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -65,18 +66,7 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether an Accept header asks for Markdown before HTML (`text/markdown`, at a q no lower than HTML's). */
 export function prefersMarkdown(accept: string | undefined): boolean {
-  if (!accept || !accept.includes('markdown')) return false;
-  const quality = (type: string): number => {
-    for (const part of accept.toLowerCase().split(',')) {
-      const [name, ...params] = part.trim().split(';');
-      if (name?.trim() !== type) continue;
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return q ? Number(q.slice(2)) || 0 : 1;
-    }
-    return -1;
-  };
-  const markdown = quality('text/markdown');
-  return markdown > 0 && markdown >= quality('text/html');
+  return accept?.includes('markdown') === true && negotiate(accept, ['text/markdown', 'text/html']) === 'text/markdown';
 }
 
 function requestHostname(request: FastifyRequest): string {
