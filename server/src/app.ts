@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
+import { negotiate } from '@fastify/accept-negotiator';
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -78,18 +79,11 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether an Accept header asks for Markdown before HTML (`text/markdown`, at a q no lower than HTML's). */
 export function prefersMarkdown(accept: string | undefined): boolean {
-  if (!accept || !accept.includes('markdown')) return false;
-  const quality = (type: string): number => {
-    for (const part of accept.toLowerCase().split(',')) {
-      const [name, ...params] = part.trim().split(';');
-      if (name?.trim() !== type) continue;
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return q ? Number(q.slice(2)) || 0 : 1;
-    }
-    return -1;
-  };
-  const markdown = quality('text/markdown');
-  return markdown > 0 && markdown >= quality('text/html');
+  if (accept?.includes('markdown') !== true) return false;
+  // The negotiator counts a media range with parameters other than q (`;charset=utf-8`) as
+  // not matching; only q decides here.
+  const ranges = accept.replace(/;\s*(?!q=)[^;,]*/gi, '');
+  return negotiate(ranges, ['text/markdown', 'text/html']) === 'text/markdown';
 }
 
 function contentSecurityPolicy(config: Config, site: Site): Record<string, string[]> {

@@ -130,7 +130,7 @@ describe('loadConfig in development (the default)', () => {
     [{ AUTH_EMULATOR_PORT: '0' }, 'AUTH_EMULATOR_PORT must be a port number from 1 to 65535, got "0"'],
     [{ FIREBASE_AUTH_EMULATOR_HOST: 'http://x' }, 'FIREBASE_AUTH_EMULATOR_HOST must be host:port'],
     [{ FIREBASE_PROJECT_ID: 'norigin-docs' }, 'FIREBASE_PROJECT_ID must start with "demo-" with the emulator'],
-    [{ FIREBASE_PROJECT_ID: 'Bad Id!' }, 'FIREBASE_PROJECT_ID is not a Firebase project id'],
+    [{ FIREBASE_PROJECT_ID: 'Bad Id!' }, 'FIREBASE_PROJECT_ID must be a Firebase project id'],
     [{ FIREBASE_API_KEY: 'a:b' }, 'FIREBASE_API_KEY must not contain a colon'],
     [{ FIREBASE_AUTH_DOMAIN: 'x.firebaseapp.com:443' }, 'FIREBASE_AUTH_DOMAIN must not contain a colon'],
     [{ SESSION_MAX_AGE_SECONDS: '60' }, 'SESSION_MAX_AGE_SECONDS must be a number of seconds from 300 to 1209600'],
@@ -139,6 +139,10 @@ describe('loadConfig in development (the default)', () => {
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET must be at least 32 characters, got 5'],
     [{ PUBLIC_URL: 'docs.example.com' }, "PUBLIC_URL must be the site's origin"],
     [{ PUBLIC_URL: 'https://docs.example.com/docs/' }, "PUBLIC_URL must be the site's origin"],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ DEMO_DATA: 'yes' }, 'DEMO_DATA must be true or false, got "yes"'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a Redis URL such as redis://redis.internal:6379'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters'],
   ])('names the wrong setting in %j', (env, message) => {
     const found = problems({ SITE_DIR: siteDir, ...env });
     expect(found).toHaveLength(1);
@@ -162,6 +166,39 @@ describe('loadConfig in development (the default)', () => {
     expect(problems({ SITE_DIR: siteDir, PORT: 'x', SESSION_RATE_LIMIT: 'y', FIREBASE_API_KEY: 'a:b' })).toHaveLength(
       3,
     );
+  });
+
+  it('reports wrong values and the rules that join settings together, once per setting', () => {
+    expect(problems({ SITE_DIR: siteDir, PORT: 'x', HOST: '0.0.0.0', FIREBASE_PROJECT_ID: 'real-project' })).toEqual([
+      'PORT must be a port number from 0 to 65535, got "x"',
+      expect.stringContaining('FIREBASE_PROJECT_ID must start with "demo-" with the emulator'),
+      expect.stringMatching(/^HOST=0\.0\.0\.0 would let other machines reach/),
+    ]);
+    expect(problems({ SITE_DIR: siteDir, FIREBASE_PROJECT_ID: 'Bad Id!' })).toHaveLength(1);
+  });
+
+  it('names a secret that is wrong without printing it', () => {
+    const found = problems({
+      SITE_DIR: siteDir,
+      SESSION_SECRET: 'hunter2',
+      DATABASE_URL: 'mysql://portal:hunter2@db/portal',
+      REDIS_URL: 'http://:hunter2@redis',
+    });
+    expect(found).toHaveLength(3);
+    expect(found.join('\n')).not.toContain('hunter2');
+  });
+
+  it('takes an empty or blank variable as unset', () => {
+    expect(loadConfig({ SITE_DIR: siteDir, PORT: '', HOST: ' ', AUDIT_PAGE_VIEWS: '' })).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      audit: { pageViews: true },
+    });
+  });
+
+  it('reads the log level, info unless told otherwise', () => {
+    expect(loadConfig({ SITE_DIR: siteDir }).logLevel).toBe('info');
+    expect(loadConfig({ SITE_DIR: siteDir, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 });
 

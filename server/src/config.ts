@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
+import envSchema from 'env-schema';
+import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+
 import type { DatabaseConfig } from './db/database.js';
 import { MANIFEST_FILE } from './manifest/manifest.js';
 
@@ -31,6 +34,8 @@ export interface Config {
   production: boolean;
   /** The site's own origin when fixed (required in production); otherwise taken from the Host header. */
   publicOrigin: string | null;
+  /** pino's level for the server's log. */
+  logLevel: string;
   identity: IdentityConfig;
   session: {
     /** Lifetime of the session cookie in seconds (Firebase allows 5 minutes to 14 days). */
@@ -75,6 +80,332 @@ export interface Config {
 export const DEMO_PROJECT_ID = 'demo-norigin-portal';
 const DAY = 24 * 60 * 60;
 
+// ---------------------------------------------------------------------------------------
+// The schema: every variable with its type, default and the words a wrong value is named
+// with (`requirement`, an annotation this file adds to Ajv). README, "Configuration of the
+// server", is the same list for people.
+
+/** A whole number in a range, named in its error as "a port number", "a number of days", … */
+const integer = (fallback: number, minimum: number, maximum: number, what: string) =>
+  Type.Integer({ default: fallback, minimum, maximum, requirement: `must be ${what} from ${minimum} to ${maximum}` });
+
+/** On or off: 1/true or 0/false, as the shell scripts and the README write them. */
+const flag = (fallback: boolean) =>
+  Type.Enum(['1', 'true', '0', 'false'], { default: String(fallback), requirement: 'must be true or false' });
+
+const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';
+
+/** Settings that the server and the readers command share: where the identity service is. */
+const IdentityEnv = {
+  NODE_ENV: Type.Optional(Type.String()),
+  FIREBASE_PROJECT_ID: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9-]{4,40}$',
+      requirement: 'must be a Firebase project id (4 to 40 lowercase letters, digits and hyphens)',
+    }),
+  ),
+  FIREBASE_API_KEY: Type.Optional(Type.String({ pattern: '^[^:]+$', requirement: 'must not contain a colon' })),
+  FIREBASE_AUTH_DOMAIN: Type.Optional(Type.String({ pattern: '^[^:]+$', requirement: 'must not contain a colon' })),
+  FIREBASE_SERVICE_ACCOUNT: Type.Optional(Type.String({ writeOnly: true })),
+  GOOGLE_APPLICATION_CREDENTIALS: Type.Optional(Type.String()),
+  // The platform's own identity (Cloud Run, GKE workload identity): no key file at all.
+  FIREBASE_CREDENTIALS: Type.Optional(
+    Type.Enum(['application-default'], { requirement: 'must be application-default, or unset' }),
+  ),
+  // The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST itself; AUTH_EMULATOR_PORT is the short form `npm start` uses.
+  FIREBASE_AUTH_EMULATOR_HOST: Type.Optional(
+    Type.String({ pattern: '^[\\w.-]+:\\d{1,5}$', requirement: 'must be host:port such as 127.0.0.1:9099' }),
+  ),
+  AUTH_EMULATOR_PORT: integer(9099, 1, 65535, 'a port number'),
+} satisfies TProperties;
+
+const ServerEnv = {
+  ...IdentityEnv,
+  PORT: integer(3000, 0, 65535, 'a port number'),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  EMULATOR_ALLOW_REMOTE: flag(false),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      format: 'trusted-proxies',
+      requirement:
+        'must be a number of proxy hops from 1 to 10, or the proxies\' addresses or CIDR ranges separated by commas (such as 10.0.0.0/8,127.0.0.1); "true" is refused because it would believe any client\'s X-Forwarded-For',
+    }),
+  ),
+  SITE_DIR: Type.String({ default: 'site/build' }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({ format: 'origin', requirement: "must be the site's origin such as https://docs.example.com" }),
+  ),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+    requirement: 'must be one of fatal, error, warn, info, debug, trace, silent',
+  }),
+  SESSION_SECRET: Type.Optional(
+    Type.String({ minLength: 32, writeOnly: true, requirement: 'must be at least 32 characters' }),
+  ),
+  SESSION_MAX_AGE_SECONDS: integer(5 * DAY, 300, 14 * DAY, 'a number of seconds'),
+  SESSION_CACHE_TTL_SECONDS: integer(60, 0, 60, 'a number of seconds'),
+  SESSION_RATE_LIMIT: integer(10, 1, 100_000, 'a number of requests'),
+  IDENTITY_TIMEOUT_MS: integer(5000, 100, 60_000, 'a number of milliseconds'),
+  DATA_DIR: Type.String({ default: 'data' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://\\S+$',
+      writeOnly: true,
+      requirement: 'must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal',
+    }),
+  ),
+  AUDIT_RETENTION_DAYS: integer(180, 1, 3650, 'a number of days'),
+  AUDIT_STORE_IP: flag(false),
+  AUDIT_PAGE_VIEWS: flag(true),
+  AUDIT_QUEUE_LIMIT: integer(10_000, 10, 1_000_000, 'a number of events'),
+  DEMO_DATA: flag(false),
+  ADMIN_RATE_LIMIT: integer(120, 1, 100_000, 'a number of requests'),
+  TOKEN_RATE_LIMIT: integer(300, 1, 1_000_000, 'a number of requests'),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://\\S+$',
+      writeOnly: true,
+      requirement: 'must be a Redis URL such as redis://redis.internal:6379',
+    }),
+  ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ minLength: 16, writeOnly: true, requirement: 'must be at least 16 characters' }),
+  ),
+} satisfies TProperties;
+
+const IdentitySchema = Type.Object(IdentityEnv);
+const ServerSchema = Type.Object(ServerEnv);
+const DatabaseSchema = Type.Object({ DATA_DIR: ServerEnv.DATA_DIR, DATABASE_URL: ServerEnv.DATABASE_URL });
+
+/** PGlite in the data folder, unless `DATABASE_URL` names a PostgreSQL server. */
+const databaseOf = (settings: { DATA_DIR: string; DATABASE_URL?: string }, cwd: string): DatabaseConfig =>
+  settings.DATABASE_URL === undefined
+    ? { kind: 'pglite', dataDir: resolve(cwd, settings.DATA_DIR, 'pglite') }
+    : { kind: 'postgres', url: settings.DATABASE_URL };
+type IdentitySettings = Static<typeof IdentitySchema>;
+export type ServerSettings = Static<typeof ServerSchema>;
+
+/** `TRUST_PROXY`: "false", a hop count from 1 to 10, or addresses and CIDR ranges separated by commas. */
+function trustProxyOf(raw: string | undefined): TrustProxy | null {
+  if (raw === undefined || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  }
+  const parts = raw.split(',').map((part) => part.trim());
+  const valid = (part: string): boolean => {
+    const [address, bits, ...rest] = part.split('/');
+    if (rest.length > 0 || !address) return false;
+    const family = isIP(address);
+    if (family === 0) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  return parts.every(valid) ? parts : null;
+}
+
+/** `PUBLIC_URL`: an http(s) origin, nothing after the host but an optional slash. */
+function originOf(raw: string): string | null {
+  try {
+    const url = new URL(raw);
+    return ['http:', 'https:'].includes(url.protocol) && url.pathname === '/' && !url.search && !url.hash
+      ? url.origin
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+// One Ajv for every read, made by env-schema with its options (coercion, defaults, all errors)
+// and taught the `requirement` annotation and the two formats code must check.
+type Ajv = Parameters<
+  Extract<NonNullable<envSchema.EnvSchemaOpt['ajv']>, { customOptions: unknown }>['customOptions']
+>[0];
+let ajv: Ajv | undefined;
+const customOptions = (fresh: Ajv): Ajv =>
+  (ajv ??= fresh
+    .addKeyword('requirement')
+    .addFormat('trusted-proxies', (value) => trustProxyOf(value) !== null)
+    .addFormat('origin', (value) => originOf(value) !== null));
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A problem with one setting: the setting's name, and the sentence that says what to do. */
+type Problem = [setting: string, message: string];
+
+/**
+ * Reads `env` against `properties` with env-schema: types, ranges, patterns and defaults. A
+ * wrong value is named with its setting's `requirement` and what was given (never a secret's
+ * value); the other settings are still read, so the rules that join settings can run on them.
+ */
+function readSettings<P extends TProperties>(
+  schema: TObject<P>,
+  env: NodeJS.ProcessEnv,
+): { settings: Static<TObject<P>>; problems: Problem[] } {
+  const properties: TProperties = schema.properties;
+  // An empty or blank variable counts as unset, as a shell's `VAR=` means.
+  const given = Object.fromEntries(
+    Object.entries(env)
+      .map(([name, value]) => [name, value?.trim()] as const)
+      .filter(([name, value]) => name in properties && value !== undefined && value !== ''),
+  ) as Record<string, string>;
+  // The same schema object each time: Ajv compiles it once.
+  const read = (data: Record<string, string>) =>
+    envSchema<Static<TObject<P>>>({ schema, data, env: false, ajv: { customOptions } });
+  try {
+    return { settings: read(given), problems: [] };
+  } catch (error) {
+    const errors = (error as { errors?: AjvError[] }).errors;
+    if (!errors) throw error;
+    const problems = new Map<string, string>();
+    for (const found of errors) {
+      const name = found.instancePath.slice(1);
+      const property = properties[name] as (TSchema & { requirement?: string; writeOnly?: boolean }) | undefined;
+      if (!property || problems.has(name)) continue;
+      const raw = given[name] ?? '';
+      const got = property.writeOnly ? (found.keyword === 'minLength' ? `, got ${raw.length}` : '') : `, got "${raw}"`;
+      problems.set(name, `${name} ${property.requirement ?? found.message ?? 'is wrong'}${got}`);
+    }
+    // Read again without the wrong values, so their defaults stand in while the rest is checked.
+    const rest = Object.fromEntries(Object.entries(given).filter(([name]) => !problems.has(name)));
+    return { settings: read(rest), problems: [...problems] };
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// What the settings mean together: the one place for rules that join settings (production,
+// the emulator) or look at the disk.
+
+function identityOf(settings: IdentitySettings): IdentityConfig {
+  const production = settings.NODE_ENV === 'production';
+  const projectId = settings.FIREBASE_PROJECT_ID ?? (production ? '' : DEMO_PROJECT_ID);
+  return {
+    projectId,
+    apiKey: settings.FIREBASE_API_KEY ?? (production ? '' : 'demo-api-key'),
+    authDomain: settings.FIREBASE_AUTH_DOMAIN ?? (production ? '' : `${projectId}.firebaseapp.com`),
+    emulatorHost: production
+      ? null
+      : (settings.FIREBASE_AUTH_EMULATOR_HOST ?? `127.0.0.1:${settings.AUTH_EMULATOR_PORT}`),
+    serviceAccountJson: settings.FIREBASE_SERVICE_ACCOUNT ?? null,
+  };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The rules that join settings, each naming the setting and its fix. Development (the
+ * default) talks to the Firebase Auth Emulator; production (NODE_ENV=production) needs a real
+ * Firebase project, its credentials, an https origin and a shared session secret, and refuses
+ * the emulator, whose cookies are unsigned, and demo data. The server's rules (`server`) add
+ * the site build and where it may listen.
+ */
+function crossFieldRules(
+  settings: IdentitySettings & Partial<ServerSettings>,
+  cwd: string,
+  server: { siteDir: string; host: string } | null,
+): Problem[] {
+  const problems: Problem[] = [];
+  const production = settings.NODE_ENV === 'production';
+  const emulatorHost = identityOf(settings).emulatorHost;
+  if (production) {
+    if (settings.FIREBASE_AUTH_EMULATOR_HOST !== undefined)
+      problems.push([
+        'FIREBASE_AUTH_EMULATOR_HOST',
+        'FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production: the emulator signs no tokens, so the portal refuses to run. Unset it.',
+      ]);
+    if (server && settings.PUBLIC_URL === undefined)
+      problems.push([
+        'PUBLIC_URL',
+        'PUBLIC_URL is required in production (the https origin readers use, such as https://docs.example.com)',
+      ]);
+    else if (server && !settings.PUBLIC_URL?.startsWith('https:'))
+      problems.push(['PUBLIC_URL', `PUBLIC_URL must use https in production, got "${settings.PUBLIC_URL}"`]);
+    if (settings.FIREBASE_PROJECT_ID === undefined)
+      problems.push(['FIREBASE_PROJECT_ID', 'FIREBASE_PROJECT_ID is required in production']);
+    if (settings.FIREBASE_API_KEY === undefined)
+      problems.push(['FIREBASE_API_KEY', 'FIREBASE_API_KEY (the web API key) is required in production']);
+    if (settings.FIREBASE_AUTH_DOMAIN === undefined)
+      problems.push([
+        'FIREBASE_AUTH_DOMAIN',
+        'FIREBASE_AUTH_DOMAIN is required in production (such as my-project.firebaseapp.com)',
+      ]);
+    problems.push(...credentialProblems(settings, cwd));
+    if (server && settings.SESSION_SECRET === undefined)
+      problems.push([
+        'SESSION_SECRET',
+        'SESSION_SECRET is required in production (at least 32 random characters, the same on every replica)',
+      ]);
+    if (server && isOn(settings.DEMO_DATA))
+      problems.push(['DEMO_DATA', 'DEMO_DATA is for development only; unset it in production']);
+  } else if (settings.FIREBASE_PROJECT_ID !== undefined && !settings.FIREBASE_PROJECT_ID.startsWith('demo-')) {
+    problems.push([
+      'FIREBASE_PROJECT_ID',
+      `FIREBASE_PROJECT_ID must start with "demo-" with the emulator, so nothing reaches a real project; got "${settings.FIREBASE_PROJECT_ID}"`,
+    ]);
+  }
+  if (!server) return problems;
+  if (!existsSync(join(server.siteDir, '404.html')))
+    problems.push(['SITE_DIR', `SITE_DIR ${server.siteDir} holds no site build: run "npm run build" first`]);
+  else if (!existsSync(join(server.siteDir, MANIFEST_FILE)))
+    problems.push([
+      'SITE_DIR',
+      `SITE_DIR ${server.siteDir} has no ${MANIFEST_FILE}: run "npm run build" to prepare the site for the gate`,
+    ]);
+  // With the emulator anyone who reaches the port could present a hand-made, unsigned token
+  // for a known account: stay on this machine unless told otherwise.
+  if (emulatorHost !== null && !LOOPBACK.has(server.host) && !isOn(settings.EMULATOR_ALLOW_REMOTE))
+    problems.push([
+      'HOST',
+      `HOST=${server.host} would let other machines reach a portal that trusts the Auth Emulator, whose tokens anyone can forge; listen on 127.0.0.1 (the default), or set EMULATOR_ALLOW_REMOTE=1 if this is a throw-away demo on a trusted network`,
+    ]);
+  return problems;
+}
+
+/** Production's credentials: a service-account key, a key file that exists, or the platform's own identity. */
+function credentialProblems(settings: IdentitySettings, cwd: string): Problem[] {
+  if (settings.FIREBASE_SERVICE_ACCOUNT !== undefined) {
+    try {
+      const parsed = JSON.parse(settings.FIREBASE_SERVICE_ACCOUNT) as Record<string, unknown>;
+      if (typeof parsed.client_email === 'string' && typeof parsed.private_key === 'string') return [];
+    } catch {
+      // Named below.
+    }
+    return [
+      [
+        'FIREBASE_SERVICE_ACCOUNT',
+        'FIREBASE_SERVICE_ACCOUNT must be a service-account key in JSON (with client_email and private_key)',
+      ],
+    ];
+  }
+  if (settings.FIREBASE_CREDENTIALS === 'application-default') return [];
+  const keyFile = settings.GOOGLE_APPLICATION_CREDENTIALS;
+  if (keyFile === undefined)
+    return [
+      [
+        'GOOGLE_APPLICATION_CREDENTIALS',
+        'Production needs service-account credentials: set FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS, or FIREBASE_CREDENTIALS=application-default on a platform that provides them',
+      ],
+    ];
+  if (!existsSync(resolve(cwd, keyFile)))
+    return [
+      ['GOOGLE_APPLICATION_CREDENTIALS', `GOOGLE_APPLICATION_CREDENTIALS names a file that does not exist: ${keyFile}`],
+    ];
+  return [];
+}
+
+/** Every problem, wrong values first; a rule about a setting already named wrong is left out. */
+function allProblems(wrong: Problem[], rules: Problem[]): string[] {
+  const named = new Set(wrong.map(([setting]) => setting));
+  return [...wrong, ...rules.filter(([setting]) => !named.has(setting))].map(([, message]) => message);
+}
+
+// ---------------------------------------------------------------------------------------
+
 /** Collects every problem with the settings, so all are reported at once. */
 export class ConfigErrors {
   readonly messages: string[] = [];
@@ -91,257 +422,69 @@ export class ConfigError extends Error {
   }
 }
 
-function integer(
-  env: NodeJS.ProcessEnv,
-  errors: { add(message: string): void },
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  what: string,
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(value) || value < min || value > max) {
-    errors.add(`${name} must be ${what} from ${min} to ${max}, got "${raw}"`);
-    return fallback;
-  }
-  return value;
-}
-
-function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  return raw === '' ? undefined : raw;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
-function trustProxySetting(env: NodeJS.ProcessEnv, errors: ConfigErrors): TrustProxy {
-  const raw = text(env, 'TRUST_PROXY');
-  if (raw === undefined || raw === 'false') return false;
-  if (/^\d+$/.test(raw)) {
-    const hops = Number(raw);
-    if (hops >= 1 && hops <= 10) return hops;
-  }
-  const parts = raw.split(',').map((part) => part.trim());
-  const valid = (part: string): boolean => {
-    const [address, bits, ...rest] = part.split('/');
-    if (rest.length > 0 || !address) return false;
-    const family = isIP(address);
-    if (family === 0) return false;
-    if (bits === undefined) return true;
-    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-  };
-  if (parts.length > 0 && parts.every(valid)) return parts;
-  errors.add(
-    `TRUST_PROXY must be a number of proxy hops from 1 to 10, or the proxies' addresses or CIDR ranges separated by commas (such as 10.0.0.0/8,127.0.0.1), got "${raw}"; "true" is refused because it would believe any client's X-Forwarded-For`,
-  );
-  return false;
-}
-
-/** The database settings, shared by the server and the readers command (which writes the audit trail). */
-export function loadDatabaseConfig(
-  env: NodeJS.ProcessEnv,
-  errors: { add(message: string): void },
-  cwd: string,
-): DatabaseConfig {
-  const databaseUrl = text(env, 'DATABASE_URL');
-  if (databaseUrl === undefined)
-    return { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
-  try {
-    const url = new URL(databaseUrl);
-    if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new Error();
-    return { kind: 'postgres', url: databaseUrl };
-  } catch {
-    errors.add('DATABASE_URL must be a PostgreSQL URL such as postgres://portal@db.internal:5432/portal');
-    return { kind: 'pglite', dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data', 'pglite') };
-  }
-}
-
 /**
- * The identity-service half of the settings, shared by the server and the readers command.
- * Development (the default) talks to the Firebase Auth Emulator; production
- * (NODE_ENV=production) needs a real Firebase project and refuses the emulator.
+ * The identity-service half of the settings, shared by the server and the readers command:
+ * its problems go to `errors`.
  */
 export function loadIdentityConfig(
   env: NodeJS.ProcessEnv,
   errors: { add(message: string): void },
   cwd: string,
 ): IdentityConfig {
-  const production = env.NODE_ENV === 'production';
-  // The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST itself; AUTH_EMULATOR_PORT is the short form `npm start` uses.
-  const emulatorPort = integer(env, errors, 'AUTH_EMULATOR_PORT', 9099, 1, 65535, 'a port number');
-  let emulatorHost: string | null = text(env, 'FIREBASE_AUTH_EMULATOR_HOST') ?? null;
-  if (production) {
-    if (emulatorHost !== null) {
-      errors.add(
-        'FIREBASE_AUTH_EMULATOR_HOST is set, but NODE_ENV is production: the emulator signs no tokens, so the portal refuses to run. Unset it.',
-      );
-    }
-    emulatorHost = null;
-  } else {
-    emulatorHost ??= `127.0.0.1:${emulatorPort}`;
-    if (!/^[\w.-]+:\d{1,5}$/.test(emulatorHost)) {
-      errors.add(`FIREBASE_AUTH_EMULATOR_HOST must be host:port such as 127.0.0.1:9099, got "${emulatorHost}"`);
-    }
-  }
+  const { settings, problems } = readSettings(IdentitySchema, env);
+  for (const message of allProblems(problems, crossFieldRules(settings, cwd, null))) errors.add(message);
+  return identityOf(settings);
+}
 
-  const projectId = text(env, 'FIREBASE_PROJECT_ID') ?? (production ? undefined : DEMO_PROJECT_ID);
-  if (projectId === undefined) errors.add('FIREBASE_PROJECT_ID is required in production');
-  else if (!/^[a-z0-9-]{4,40}$/.test(projectId))
-    errors.add(`FIREBASE_PROJECT_ID is not a Firebase project id: "${projectId}"`);
-  else if (!production && !projectId.startsWith('demo-')) {
-    errors.add(
-      `FIREBASE_PROJECT_ID must start with "demo-" with the emulator, so nothing reaches a real project; got "${projectId}"`,
-    );
-  }
-
-  const apiKey = text(env, 'FIREBASE_API_KEY') ?? (production ? undefined : 'demo-api-key');
-  const authDomain =
-    text(env, 'FIREBASE_AUTH_DOMAIN') ?? (production || !projectId ? undefined : `${projectId}.firebaseapp.com`);
-  if (apiKey === undefined) errors.add('FIREBASE_API_KEY (the web API key) is required in production');
-  else if (apiKey.includes(':')) errors.add('FIREBASE_API_KEY must not contain a colon');
-  if (authDomain === undefined)
-    errors.add('FIREBASE_AUTH_DOMAIN is required in production (such as my-project.firebaseapp.com)');
-  else if (authDomain.includes(':')) errors.add('FIREBASE_AUTH_DOMAIN must not contain a colon');
-
-  const serviceAccountJson = text(env, 'FIREBASE_SERVICE_ACCOUNT') ?? null;
-  if (production) {
-    if (serviceAccountJson !== null) {
-      try {
-        const parsed = JSON.parse(serviceAccountJson) as Record<string, unknown>;
-        if (typeof parsed.client_email !== 'string' || typeof parsed.private_key !== 'string') throw new Error();
-      } catch {
-        errors.add(
-          'FIREBASE_SERVICE_ACCOUNT must be a service-account key in JSON (with client_email and private_key)',
-        );
-      }
-    } else if (text(env, 'FIREBASE_CREDENTIALS') === 'application-default') {
-      // The platform's own identity (Cloud Run, GKE workload identity): no key file at all.
-    } else if (text(env, 'GOOGLE_APPLICATION_CREDENTIALS') === undefined) {
-      errors.add(
-        'Production needs service-account credentials: set FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS, or FIREBASE_CREDENTIALS=application-default on a platform that provides them',
-      );
-    } else if (!existsSync(resolve(cwd, env.GOOGLE_APPLICATION_CREDENTIALS as string))) {
-      errors.add(
-        `GOOGLE_APPLICATION_CREDENTIALS names a file that does not exist: ${env.GOOGLE_APPLICATION_CREDENTIALS}`,
-      );
-    }
-  }
-  return {
-    projectId: projectId as string,
-    apiKey: apiKey as string,
-    authDomain: authDomain as string,
-    emulatorHost,
-    serviceAccountJson,
-  };
+/** The database half of the settings, shared by the server and the readers command (which writes the audit trail). */
+export function loadDatabaseConfig(
+  env: NodeJS.ProcessEnv,
+  errors: { add(message: string): void },
+  cwd: string,
+): DatabaseConfig {
+  const { settings, problems } = readSettings(DatabaseSchema, env);
+  for (const message of allProblems(problems, [])) errors.add(message);
+  return databaseOf(settings, cwd);
 }
 
 /**
- * Reads and checks the environment once at start. Every missing or wrong setting is
- * named, all at once. Development (the default) talks to the Firebase Auth Emulator;
- * production (NODE_ENV=production) needs a real Firebase project and refuses the
- * emulator, whose cookies are unsigned.
+ * Reads and checks the environment once at start. Every missing or wrong setting is named,
+ * all at once, with its fix.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
-  const errors = new ConfigErrors();
-  const production = env.NODE_ENV === 'production';
-  const port = integer(env, errors, 'PORT', 3000, 0, 65535, 'a port number');
-
-  const siteDir = resolve(cwd, env.SITE_DIR ?? 'site/build');
-  if (!existsSync(join(siteDir, '404.html'))) {
-    errors.add(`SITE_DIR ${siteDir} holds no site build: run "npm run build" first`);
-  } else if (!existsSync(join(siteDir, MANIFEST_FILE))) {
-    errors.add(`SITE_DIR ${siteDir} has no ${MANIFEST_FILE}: run "npm run build" to prepare the site for the gate`);
-  }
-
-  let publicOrigin: string | null = null;
-  const publicUrl = text(env, 'PUBLIC_URL');
-  if (publicUrl !== undefined) {
-    try {
-      const url = new URL(publicUrl);
-      if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash)
-        throw new Error();
-      if (production && url.protocol !== 'https:')
-        errors.add(`PUBLIC_URL must use https in production, got "${publicUrl}"`);
-      publicOrigin = url.origin;
-    } catch {
-      errors.add(`PUBLIC_URL must be the site's origin such as https://docs.example.com, got "${publicUrl}"`);
-    }
-  } else if (production) {
-    errors.add('PUBLIC_URL is required in production (the https origin readers use, such as https://docs.example.com)');
-  }
-
-  const identity = loadIdentityConfig(env, errors, cwd);
-  const trustProxy = trustProxySetting(env, errors);
-
-  // With the emulator anyone who reaches the port could present a hand-made, unsigned token
-  // for a known account: stay on this machine unless told otherwise.
-  const host = text(env, 'HOST') ?? '127.0.0.1';
-  if (identity.emulatorHost !== null && !LOOPBACK.has(host) && env.EMULATOR_ALLOW_REMOTE !== '1') {
-    errors.add(
-      `HOST=${host} would let other machines reach a portal that trusts the Auth Emulator, whose tokens anyone can forge; listen on 127.0.0.1 (the default), or set EMULATOR_ALLOW_REMOTE=1 if this is a throw-away demo on a trusted network`,
-    );
-  }
-
-  const session = {
-    maxAgeSeconds: integer(env, errors, 'SESSION_MAX_AGE_SECONDS', 5 * DAY, 300, 14 * DAY, 'a number of seconds'),
-    cacheTtlSeconds: integer(env, errors, 'SESSION_CACHE_TTL_SECONDS', 60, 0, 60, 'a number of seconds'),
-    rateLimitPerMinute: integer(env, errors, 'SESSION_RATE_LIMIT', 10, 1, 100_000, 'a number of requests'),
-    identityTimeoutMs: integer(env, errors, 'IDENTITY_TIMEOUT_MS', 5000, 100, 60_000, 'a number of milliseconds'),
-  };
-
-  const database = loadDatabaseConfig(env, errors, cwd);
-  const flag = (name: string): boolean => {
-    const raw = text(env, name);
-    if (raw === undefined || raw === '0' || raw === 'false') return false;
-    if (raw === '1' || raw === 'true') return true;
-    errors.add(`${name} must be true or false, got "${raw}"`);
-    return false;
-  };
-  const audit = {
-    retentionDays: integer(env, errors, 'AUDIT_RETENTION_DAYS', 180, 1, 3650, 'a number of days'),
-    storeClientIp: flag('AUDIT_STORE_IP'),
-    pageViews: text(env, 'AUDIT_PAGE_VIEWS') === undefined ? true : flag('AUDIT_PAGE_VIEWS'),
-    queueLimit: integer(env, errors, 'AUDIT_QUEUE_LIMIT', 10_000, 10, 1_000_000, 'a number of events'),
-  };
-  const demoData = flag('DEMO_DATA');
-  if (demoData && production) errors.add('DEMO_DATA is for development only; unset it in production');
-  const adminRateLimitPerMinute = integer(env, errors, 'ADMIN_RATE_LIMIT', 120, 1, 100_000, 'a number of requests');
-  const tokenRateLimitPerMinute = integer(env, errors, 'TOKEN_RATE_LIMIT', 300, 1, 1_000_000, 'a number of requests');
-
-  const redisUrl = text(env, 'REDIS_URL') ?? null;
-  if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl))
-    errors.add(`REDIS_URL must be a Redis URL such as redis://redis.internal:6379, got "${redisUrl}"`);
-  const metricsToken = text(env, 'METRICS_TOKEN') ?? null;
-  if (metricsToken !== null && metricsToken.length < 16) errors.add('METRICS_TOKEN must be at least 16 characters');
-
-  let secret = text(env, 'SESSION_SECRET');
-  if (secret === undefined) {
-    if (production)
-      errors.add('SESSION_SECRET is required in production (at least 32 random characters, the same on every replica)');
-    else secret = randomBytes(32).toString('base64url');
-  } else if (secret.length < 32) {
-    errors.add(`SESSION_SECRET must be at least 32 characters, got ${secret.length}`);
-  }
-
-  if (errors.messages.length > 0) throw new ConfigError(errors.messages);
+  const { settings, problems } = readSettings(ServerSchema, env);
+  const siteDir = resolve(cwd, settings.SITE_DIR);
+  const messages = allProblems(problems, crossFieldRules(settings, cwd, { siteDir, host: settings.HOST }));
+  if (messages.length > 0) throw new ConfigError(messages);
+  const production = settings.NODE_ENV === 'production';
   return {
-    host,
-    port,
-    trustProxy,
+    host: settings.HOST,
+    port: settings.PORT,
+    trustProxy: trustProxyOf(settings.TRUST_PROXY) ?? false,
     siteDir,
     production,
-    publicOrigin,
-    identity,
-    session: { ...session, secret: secret as string },
-    database,
-    audit,
-    demoData,
-    adminRateLimitPerMinute,
-    tokenRateLimitPerMinute,
-    redisUrl,
-    metricsToken,
+    publicOrigin: settings.PUBLIC_URL === undefined ? null : originOf(settings.PUBLIC_URL),
+    logLevel: settings.LOG_LEVEL,
+    identity: identityOf(settings),
+    session: {
+      maxAgeSeconds: settings.SESSION_MAX_AGE_SECONDS,
+      cacheTtlSeconds: settings.SESSION_CACHE_TTL_SECONDS,
+      rateLimitPerMinute: settings.SESSION_RATE_LIMIT,
+      identityTimeoutMs: settings.IDENTITY_TIMEOUT_MS,
+      // Development without one: a new key per start, so sessions end with the process.
+      secret: settings.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    },
+    database: databaseOf(settings, cwd),
+    audit: {
+      retentionDays: settings.AUDIT_RETENTION_DAYS,
+      storeClientIp: isOn(settings.AUDIT_STORE_IP),
+      pageViews: isOn(settings.AUDIT_PAGE_VIEWS),
+      queueLimit: settings.AUDIT_QUEUE_LIMIT,
+    },
+    demoData: isOn(settings.DEMO_DATA),
+    adminRateLimitPerMinute: settings.ADMIN_RATE_LIMIT,
+    tokenRateLimitPerMinute: settings.TOKEN_RATE_LIMIT,
+    redisUrl: settings.REDIS_URL ?? null,
+    metricsToken: settings.METRICS_TOKEN ?? null,
   };
 }

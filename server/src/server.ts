@@ -25,7 +25,7 @@ let app;
 try {
   app = await buildApp({
     config,
-    logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
+    logger: loggerOptions(config.logLevel),
   });
 } catch (error) {
   console.error(`Cannot start the portal: ${(error as Error).message}`);

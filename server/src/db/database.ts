@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 
 /**
  * The portal's store: PostgreSQL, either embedded (PGlite, PostgreSQL compiled to
@@ -13,7 +13,7 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction: all of it or none of it. */
-  transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Appends rows (a value per column: text, null, boolean, Date, text[] or a JSON object)
    * where the store can do it cheaper than INSERT: PGlite's COPY, formatted in its thread.
@@ -25,35 +25,48 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** What a transaction can do: queries, and scripts of several statements (the migrations). */
+export interface Transaction extends Pick<Database, 'query'> {
+  exec(script: string): Promise<void>;
+}
+
 export type DatabaseConfig = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+
+/** How long a data folder's lock lives without being renewed: a portal killed outright frees its folder after this. */
+const LOCK_STALE_MS = 10_000;
 
 /**
  * PGlite keeps no lock of its own, and two processes writing one data folder would corrupt
- * it: the folder is claimed with a lock file naming the process, and a second portal is
- * refused at start with a message saying what to do. A lock left by a process that has
- * ended is taken over.
+ * it: the folder is claimed with a lock (`proper-lockfile`: a directory beside it, renewed
+ * while the process lives, removed at exit), and a second portal is refused at start with a
+ * message saying what to do.
  */
 function claimDataDir(dataDir: string): () => void {
-  const lock = join(dataDir, 'portal.lock');
+  let release: () => void;
+  let released = false;
   try {
-    const holder = Number(readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(holder) && holder !== process.pid) {
-      let alive = true;
-      try {
-        process.kill(holder, 0);
-      } catch {
-        alive = false;
-      }
-      if (alive)
-        throw new Error(
-          `the data folder ${dataDir} is in use by another portal (process ${holder}); stop it, or give this one its own DATA_DIR`,
-        );
-    }
+    release = lockfile.lockSync(dataDir, {
+      stale: LOCK_STALE_MS,
+      // Losing the lock (the process stalled past the stale time and another took the folder) must not go on
+      // writing; after our own release, a renewal still under way reports the lock gone, which is no loss.
+      onCompromised: (error) => {
+        if (!released) throw new Error(`lost the lock on the data folder ${dataDir}: ${error.message}`);
+      },
+    });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    throw new Error(
+      `the data folder ${dataDir} is in use by another portal; stop it, or give this one its own DATA_DIR (a portal that was killed frees it within ${LOCK_STALE_MS / 1000} s)`,
+    );
   }
-  writeFileSync(lock, String(process.pid));
-  return () => rmSync(lock, { force: true });
+  return () => {
+    released = true;
+    try {
+      release();
+    } catch {
+      // Already released, or lost (said when it was lost): nothing left to free.
+    }
+  };
 }
 
 /** A query that failed in the database thread, with PostgreSQL's fields (code, detail, constraint). */
@@ -151,13 +164,14 @@ class PGliteDatabase implements Database {
     await this.ask({ type: 'copy-binary', table, columns, data });
   }
 
-  async transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const { tx } = await this.ask({ type: 'begin' });
     let result: T;
     try {
       result = await work({
         query: async <Row>(sql: string, params: readonly unknown[] = []) =>
           (await this.ask({ type: 'query', sql, params, tx })).rows as Row[],
+        exec: async (script: string) => void (await this.ask({ type: 'exec', sql: script, tx })),
       });
     } catch (error) {
       await this.ask({ type: 'end', tx, commit: false }).catch(() => undefined);
@@ -185,13 +199,15 @@ class PostgresDatabase implements Database {
     return (await this.pool.query(sql, [...params])).rows as Row[];
   }
 
-  async transaction<T>(work: (tx: Pick<Database, 'query'>) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
       const result = await work({
         query: async <Row>(sql: string, params: readonly unknown[] = []) =>
           (await client.query(sql, [...params])).rows as Row[],
+        // Without parameters pg sends the simple query protocol, which runs several statements.
+        exec: async (script: string) => void (await client.query(script)),
       });
       await client.query('commit');
       return result;

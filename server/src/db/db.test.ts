@@ -13,7 +13,7 @@ import {
 import { cursorOf, deleteOlderThan, insertAuditEvents, queryAudit } from './audit.js';
 import type { Database } from './database.js';
 import { insights } from './insights.js';
-import { migrate, MIGRATIONS } from './migrations.js';
+import { listMigrations, migrate } from './migrations.js';
 import { addPageViews } from './page-views.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -27,11 +27,13 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
   afterAll(() => db.close());
 
   it('migrates from empty to the newest schema, and a second run does nothing', async () => {
+    const steps = await listMigrations();
+    expect(steps.map((step) => step.version)).toEqual(steps.map((_, index) => index + 1));
     const first = await migrate(db);
     expect(first).toEqual({
       from: 0,
-      to: MIGRATIONS.at(-1)?.version,
-      applied: MIGRATIONS.map((m) => `${m.version} ${m.name}`),
+      to: steps.at(-1)?.version,
+      applied: steps.map((m) => `${m.version} ${m.name}`),
     });
     const again = await migrate(db);
     expect(again.applied).toEqual([]);
@@ -44,7 +46,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'invitations',
       'page_feedback',
       'page_views',
-      'schema_migrations',
+      'schema_version',
       'search_events',
     ]);
   });
@@ -52,7 +54,8 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
   it('migrates from the previous version, counting its page views (rows and blocks) into a row per reader, page and hour', async () => {
     const older = await freshDatabase(kind);
     try {
-      const previous = (MIGRATIONS.at(-1)?.version ?? 1) - 1;
+      const steps = await listMigrations();
+      const previous = (steps.at(-1)?.version ?? 1) - 1;
       await migrate(older, previous);
       const hour = Date.UTC(2026, 10, 20, 9);
       await insertAuditEvents(older, [
@@ -111,7 +114,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       );
       const report = await migrate(older);
       expect(report.from).toBe(previous);
-      expect(report.applied).toHaveLength(MIGRATIONS.length - previous);
+      expect(report.applied).toHaveLength(steps.length - previous);
       const rows = await older.query<Record<string, unknown>>(
         `select uid, email, groups, path, via, count, extract(epoch from first_at) * 1000 as first, extract(epoch from last_at) * 1000 as last
          from page_views order by uid, path, via`,
@@ -388,26 +391,5 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     } finally {
       await store.close();
     }
-  });
-});
-
-describe('the embedded database folder', () => {
-  it('is refused to a second portal while the first holds it, and free again once closed', async () => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { openDatabase } = await import('./database.js');
-    const dataDir = await mkdtemp(join(tmpdir(), 'portal-lock-'));
-    // Another live process holds it (this test's parent stands in for one).
-    await writeFile(join(dataDir, 'portal.lock'), String(process.ppid));
-    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(
-      `the data folder ${dataDir} is in use by another portal (process ${process.ppid}); stop it, or give this one its own DATA_DIR`,
-    );
-    // A lock left by a process that has ended is taken over.
-    await writeFile(join(dataDir, 'portal.lock'), '2147483646');
-    const db = await openDatabase({ kind: 'pglite', dataDir });
-    await db.close();
-    const again = await openDatabase({ kind: 'pglite', dataDir });
-    await again.close();
   });
 });

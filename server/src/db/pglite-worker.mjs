@@ -57,6 +57,13 @@ async function handle(message) {
       if (!target) throw new Error('the transaction has ended');
       return { rows: (await target.query(message.sql, message.params)).rows };
     }
+    case 'exec': {
+      // A script of several statements (a migration): PGlite's simple-protocol call.
+      const target = message.tx ? transactions.get(message.tx)?.tx : db;
+      if (!target) throw new Error('the transaction has ended');
+      await target.exec(message.sql);
+      return {};
+    }
     case 'copy': {
       // Names come from the portal's code, never from a request; checked all the same.
       const names = [message.table, ...message.columns];

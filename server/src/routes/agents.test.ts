@@ -369,6 +369,8 @@ describe('choosing Markdown by the Accept header', () => {
     ['text/html, text/markdown;q=0.5', false],
     ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', false],
     ['text/markdown;q=0', false],
+    ['text/markdown;charset=utf-8', true],
+    ['text/markdown; charset=utf-8; q=0.8, text/html;q=0.5', true],
     [undefined, false],
   ])('%s → %s', (accept, expected) => {
     expect(prefersMarkdown(accept)).toBe(expected);

@@ -13,6 +13,11 @@ export type DatabaseKind = 'pglite' | 'postgres';
  */
 export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
   if (kind === 'pglite') return openDatabase({ kind: 'pglite', dataDir: null });
+  return openDatabase({ kind: 'postgres', url: await freshPostgresUrl() });
+}
+
+/** The URL of a new, empty database on the test run's PostgreSQL cluster (for tests that connect more than once). */
+export async function freshPostgresUrl(): Promise<string> {
   const base = inject('postgresUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -22,5 +27,5 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
   } finally {
     await admin.end();
   }
-  return openDatabase({ kind: 'postgres', url: base.replace(/\/[^/]+$/, `/${name}`) });
+  return base.replace(/\/[^/]+$/, `/${name}`);
 }
