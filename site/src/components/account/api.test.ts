@@ -1,24 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { stubApi } from '@site/src/api/fetch-stub';
+
 import { failureMessage, tokenApi, TokenApiError } from './api';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Stands in for the gate's token API: records each call and answers with `status` and `body`. */
-function tokenRoutes(status: number, body: unknown): { method: string; url: string; body: unknown }[] {
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    calls.push({
-      method: String(init.method),
-      url,
-      body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
-    });
-    return status === 204
-      ? new Response(null, { status })
-      : new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-  });
-  return calls;
-}
+const tokenRoutes = stubApi;
 
 describe('the account page’s token calls', () => {
   it('lists, creates and revokes at /api/tokens', async () => {

@@ -1,30 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { stubApi } from '@site/src/api/fetch-stub';
+
 import { adminApi, AdminApiError, failureMessage, query } from './api';
 
 afterEach(() => vi.unstubAllGlobals());
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-/** Stands in for the gate's admin API: records each call and answers with `status` and `body`. */
-function adminRoutes(status = 200, body: unknown = {}): Call[] {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    calls.push({
-      method: String(init.method),
-      url,
-      body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
-    });
-    return status === 204
-      ? new Response(null, { status })
-      : new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-  });
-  return calls;
-}
+const adminRoutes = stubApi;
 
 describe('query', () => {
   it('writes only the parameters that are set', () => {
