@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../tools/lib/redis.mjs';
-import { ORIGIN, signInCookie, storeReady, testApp } from './test/harness.js';
+import { ORIGIN, readyTestApp, signInCookie, storeReady, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite } from './test/test-site.js';
 import { REQUEST_ID } from './request-id.js';
@@ -13,8 +13,7 @@ describe('operations', () => {
   let readers: EmulatorReaders;
 
   beforeAll(async () => {
-    ({ app, readers } = await testApp(await makeTestSite()));
-    await storeReady(app);
+    ({ app, readers } = await readyTestApp(await makeTestSite()));
   });
   afterAll(() => app.close());
 

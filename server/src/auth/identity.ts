@@ -88,6 +88,19 @@ function unverifiedClaims(jwt: string): Record<string, unknown> {
   }
 }
 
+/** The reader of an account the identity service vouches for: its e-mail and the groups the policy gives it. */
+function readerOfUser(user: UserRecord): Reader {
+  const who = { uid: user.uid, email: user.email ?? null };
+  if (!user.email) throw new AuthError('no-email', who);
+  const groups = groupsOfAccount({
+    email: user.email,
+    emailVerified: user.emailVerified,
+    claims: user.customClaims ?? null,
+  });
+  if (groups.length === 0) throw new AuthError('no-access', who);
+  return { uid: user.uid, email: user.email, groups };
+}
+
 /**
  * Firebase Authentication through the Admin SDK, with the portal's rules:
  * - a session starts only from a recent sign-in of an account with a reader group;
@@ -158,14 +171,7 @@ export class Identity {
       (await this.shared.revokedAt(user.uid)) ?? 0,
     );
     if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked', who);
-    if (!user.email) throw new AuthError('no-email', who);
-    const groups = groupsOfAccount({
-      email: user.email,
-      emailVerified: user.emailVerified,
-      claims: user.customClaims ?? null,
-    });
-    if (groups.length === 0) throw new AuthError('no-access', who);
-    return { uid: user.uid, email: user.email, groups };
+    return readerOfUser(user);
   }
 
   /**
@@ -257,16 +263,8 @@ export class Identity {
     } catch (error) {
       throw classify(error);
     }
-    const who = { uid: user.uid, email: user.email ?? null };
-    if (user.disabled) throw new AuthError('disabled', who);
-    if (!user.email) throw new AuthError('no-email', who);
-    const groups = groupsOfAccount({
-      email: user.email,
-      emailVerified: user.emailVerified,
-      claims: user.customClaims ?? null,
-    });
-    if (groups.length === 0) throw new AuthError('no-access', who);
-    const reader = { uid: user.uid, email: user.email, groups };
+    if (user.disabled) throw new AuthError('disabled', { uid: user.uid, email: user.email ?? null });
+    const reader = readerOfUser(user);
     if (this.options.cacheTtlSeconds > 0) this.accounts.set(uid, reader);
     return reader;
   }

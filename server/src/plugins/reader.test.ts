@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { Identity } from '../auth/identity.js';
 import { bearerToken } from '../auth/reader.js';
 import { TokenService } from '../auth/tokens.js';
-import { ORIGIN, signInCookie, storeReady, testApp } from '../test/harness.js';
+import { makeToken, ORIGIN, readyTestApp, signInCookie } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
 
@@ -23,8 +23,7 @@ describe('one reader per request', () => {
   });
 
   beforeAll(async () => {
-    ({ app, readers } = await testApp(await makeTestSite()));
-    await storeReady(app);
+    ({ app, readers } = await readyTestApp(await makeTestSite()));
   });
   afterAll(() => app.close());
   beforeEach(() => {
@@ -71,13 +70,7 @@ describe('one reader per request', () => {
 
   it('checks a token once and never the session cookie beside it', async () => {
     const cookie = await session(['partner']);
-    const made = await app.inject({
-      method: 'POST',
-      url: '/api/tokens',
-      headers: { cookie, origin: ORIGIN },
-      payload: { name: 'counted', days: 7 },
-    });
-    const { token } = made.json() as { token: string };
+    const token = await makeToken(app, cookie, 'counted');
     for (const spy of Object.values(calls)) spy.mockClear();
     const markdown = await app.inject({
       url: '/docs/layout-engine.md',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startPostgres, type RunningPostgres } from '../../../tools/lib/postgres.mjs';
 import { insertAuditEvents, queryAudit } from '../db/audit.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { metric, ORIGIN, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';
+import { metric, ORIGIN, readyTestApp, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
 
@@ -403,8 +403,10 @@ describe('when the database stops mid-run', () => {
 
   beforeAll(async () => {
     postgres = await startPostgres();
-    ({ app, readers } = await testApp(await makeTestSite(), { DATABASE_URL: postgres.url, AUDIT_QUEUE_LIMIT: '10' }));
-    await storeReady(app);
+    ({ app, readers } = await readyTestApp(await makeTestSite(), {
+      DATABASE_URL: postgres.url,
+      AUDIT_QUEUE_LIMIT: '10',
+    }));
   });
   afterAll(async () => {
     await app.close();

@@ -6,7 +6,7 @@ import { prefersMarkdown } from '../app.js';
 import { MAX_LIVE_TOKENS } from '../auth/tokens.js';
 import { queryAudit } from '../db/audit.js';
 import { loggerOptions } from '../logging.js';
-import { ORIGIN, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';
+import { makeToken, ORIGIN, readyTestApp, sharedStore, signInCookie } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from '../test/test-site.js';
 
@@ -27,12 +27,11 @@ describe('personal access tokens and the Markdown of pages', () => {
 
   beforeAll(async () => {
     siteDir = await makeTestSite();
-    ({ app, readers } = await testApp(
+    ({ app, readers } = await readyTestApp(
       siteDir,
       { SESSION_CACHE_TTL_SECONDS: '0' },
       loggerOptions('info', { write: (line) => lines.push(line) }),
     ));
-    await storeReady(app);
   });
   afterAll(() => app.close());
 
@@ -248,21 +247,14 @@ describe('the rate limit of a personal access token', () => {
   let readers: EmulatorReaders;
 
   beforeAll(async () => {
-    ({ app, readers } = await testApp(await makeTestSite(), { TOKEN_RATE_LIMIT: '3' }));
-    await storeReady(app);
+    ({ app, readers } = await readyTestApp(await makeTestSite(), { TOKEN_RATE_LIMIT: '3' }));
   });
   afterAll(() => app.close());
 
   const newToken = async (): Promise<{ token: string; cookie: string }> => {
     const account = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/tokens',
-      headers: { cookie, origin: ORIGIN },
-      payload: { name: 'limit', days: 1 },
-    });
-    return { token: (created.json() as { token: string }).token, cookie };
+    return { token: await makeToken(app, cookie, 'limit'), cookie };
   };
   const mcp = (token: string, payload: unknown) =>
     app.inject({
@@ -313,21 +305,14 @@ describe('refused credentials', () => {
   let readers: EmulatorReaders;
 
   beforeAll(async () => {
-    ({ app, readers } = await testApp(await makeTestSite()));
-    await storeReady(app);
+    ({ app, readers } = await readyTestApp(await makeTestSite()));
   });
   afterAll(() => app.close());
 
   it('are counted per client address: past the limit a token not known good is answered 429 before any look-up', async () => {
     const account = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/tokens',
-      headers: { cookie, origin: ORIGIN },
-      payload: { name: 'mine', days: 1 },
-    });
-    const { token } = created.json() as { token: string };
+    const token = await makeToken(app, cookie, 'mine');
     const from = (remoteAddress: string, authorization: string) =>
       app.inject({ url: '/llms.txt', headers: { authorization }, remoteAddress });
     const unknown = (n: number): string => `Bearer norigin_pat_${String(n).padStart(43, 'x')}`;

@@ -104,6 +104,27 @@ export async function storeReady(app: FastifyInstance): Promise<void> {
   throw new Error('the store never became ready');
 }
 
+/** `testApp`, once its store has applied its schema (it does so at start, off the request path). */
+export async function readyTestApp(
+  ...args: Parameters<typeof testApp>
+): Promise<{ app: FastifyInstance; readers: EmulatorReaders }> {
+  const made = await testApp(...args);
+  await storeReady(made.app);
+  return made;
+}
+
+/** Makes a personal access token with a session's cookie, as the account page does; its secret. */
+export async function makeToken(app: FastifyInstance, cookie: string, name = 'test token', days = 1): Promise<string> {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: { cookie, origin: ORIGIN },
+    payload: { name, days },
+  });
+  if (created.statusCode !== 201) throw new Error(`no token made: ${created.statusCode} ${created.body}`);
+  return (created.json() as { token: string }).token;
+}
+
 /** Starts a session the way the login page does and returns the cookie header value. */
 export async function signInCookie(app: FastifyInstance, idToken: string): Promise<string> {
   const response = await app.inject({
