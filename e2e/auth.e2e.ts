@@ -62,6 +62,8 @@ test.describe('signing in with e-mail and password', () => {
   });
 
   test('hostile next values keep the reader on the site', async ({ browser, baseURL }) => {
+    // Five fresh browsers, each loading the login page and the sign-in code anew.
+    test.slow();
     const origin = new URL(baseURL ?? '').origin;
     for (const next of [
       'https://evil.example/',
