@@ -20,8 +20,6 @@ export interface Database {
    * `pg` has no COPY of its own, so on a PostgreSQL server bulk writes use INSERT.
    */
   copy?(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
-  /** Appends rows given in PostgreSQL's binary COPY format (page-views.ts); PGlite only, like `copy`. */
-  copyBinary?(table: string, columns: readonly string[], data: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -152,16 +150,6 @@ class PGliteDatabase implements Database {
 
   async copy(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
     await this.ask({ type: 'copy', table, columns, rows });
-  }
-
-  async copyBinary(table: string, columns: readonly string[], data: Uint8Array): Promise<void> {
-    // Copied to the worker, never handed over (a transfer list): the first ArrayBuffer this
-    // thread detaches invalidates V8's detaching protector for the whole process, which
-    // throws away the optimised code of Node's own HTTP, stream and async-id functions and
-    // recompiles them with a detach check on every typed-array read, for good. A block is
-    // at most 4,096 views of 8 bytes and its reader and page lists; copying it takes
-    // microseconds, a few times a second under the heaviest load.
-    await this.ask({ type: 'copy-binary', table, columns, data });
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {

@@ -75,18 +75,6 @@ async function handle(message) {
       });
       return {};
     }
-    case 'copy-binary': {
-      const names = [message.table, ...message.columns];
-      if (!names.every((name) => /^[a-z_]+$/.test(name))) throw new Error('bad table or column name');
-      await db.query(
-        `copy ${message.table} (${message.columns.join(', ')}) from '/dev/blob' with (format binary)`,
-        [],
-        {
-          blob: new Blob([message.data]),
-        },
-      );
-      return {};
-    }
     case 'begin': {
       const id = nextTransaction++;
       let end;
