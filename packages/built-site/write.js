@@ -1,12 +1,15 @@
 // Writes the manifest the gate serves from: every file of a build with its route key,
 // type, size, ETag, who may read it and its precompressed (brotli, gzip) forms, plus the
 // CSP hashes of the pages' inline scripts. Called by the site build's gate-files plugin and
-// by the server's tests, which make miniature builds; Node built-ins only.
+// by the server's tests, which make miniature builds. Build time only: its mime-types is a
+// devDependency of this package, so the gate's runtime install does not carry it.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+
+import { contentType } from 'mime-types';
 
 import { normalizeRoute } from '@portal/access';
 
@@ -15,29 +18,6 @@ import { MANIFEST_FILE, MANIFEST_VERSION, pageRoute } from './index.js';
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/** @type {Record<string, string>} */
-const contentTypes = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.xsl': 'application/xslt+xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 const compressible = /\.(html|js|css|json|xml|xsl|txt|md|svg|map|ico)$/i;
 
 /**
@@ -45,8 +25,8 @@ const compressible = /\.(html|js|css|json|xml|xsl|txt|md|svg|map|ico)$/i;
  * @returns {string}
  */
 export function contentTypeOf(file) {
-  const dot = file.lastIndexOf('.');
-  return (dot >= 0 && contentTypes[file.slice(dot).toLowerCase()]) || 'application/octet-stream';
+  // mime-types takes the whole path and adds UTF-8 to text types; Pagefind's own files are binary.
+  return contentType(basename(file).toLowerCase()) || 'application/octet-stream';
 }
 
 /**

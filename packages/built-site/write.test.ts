@@ -89,5 +89,8 @@ describe('inline scripts and types', () => {
     expect(contentTypeOf('/docs/layout-engine.md')).toBe('text/markdown; charset=utf-8');
     expect(contentTypeOf('/IMG/LOGO.SVG')).toBe('image/svg+xml');
     expect(contentTypeOf('/search/public/wasm.en.pagefind')).toBe('application/octet-stream');
+    expect(contentTypeOf('/assets/js/main.3f2a9c1e.js')).toBe('text/javascript; charset=utf-8');
+    expect(contentTypeOf('/assets/fonts/inter.woff2')).toBe('font/woff2');
+    expect(contentTypeOf('/docs.v2/LICENSE')).toBe('application/octet-stream');
   });
 });

@@ -16,6 +16,7 @@ import { loginUrlFor, mayRead, REQUEST_ACCESS } from '@portal/access';
 import {
   AuthConfig,
   ErrorAnswer,
+  NoContent,
   SessionAnswer,
   SessionRefusal,
   SessionStart,
@@ -44,6 +45,7 @@ import { AuditInbox, auditInboxDir } from './db/audit-inbox.js';
 import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
+import { sqlTokenStore } from './db/tokens.js';
 import { noAccessPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
 import { agentMeter, agentReader } from './plugins/agent-meter.js';
@@ -212,7 +214,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const directory = new ReaderDirectory(identity.auth);
   const readerIndex = new ReaderIndex(directory);
-  const tokens = new TokenService(() => (store.readyNow ? store.db : null), identity, config.session.cacheTtlSeconds);
+  const tokenStore = sqlTokenStore(() => store.db);
+  const tokens = new TokenService(() => (store.readyNow ? tokenStore : null), identity, config.session.cacheTtlSeconds);
   const search = new SiteSearch(site);
   decorateReader(
     app,
@@ -436,7 +439,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  app.post('/api/logout', { onRequest: guard.requireSameOrigin }, async (request, reply) => {
+  const loggedOut = { response: { 204: NoContent } };
+  app.post('/api/logout', { onRequest: guard.requireSameOrigin, schema: loggedOut }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const raw = request.cookies[SESSION_COOKIE];
     cookies.clear(request, reply);

@@ -17,6 +17,10 @@ const count = (max: number) => Type.String({ pattern: `^[1-9][0-9]{0,${String(ma
 /** Every 4xx and 5xx answer of the API: a short reason a person can act on. */
 export const ErrorAnswer = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) });
 export type ErrorAnswer = Static<typeof ErrorAnswer>;
+/** A 204's (empty) answer. */
+export const NoContent = Type.Null({ description: 'No content' });
+/** A 202's (empty) answer: taken, to be recorded. */
+export const Accepted = Type.Null({ description: 'Accepted' });
 
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' });
 export const GroupList = Type.Array(Type.String(), { maxItems: MAX_GROUPS, uniqueItems: true });
@@ -123,6 +127,8 @@ export const TokenList = Type.Object({
   tokens: Type.Array(TokenRecord),
   /** The longest life the server gives a token, in days. */
   maxDays: Type.Integer(),
+  /** The most live tokens a reader may hold at once. */
+  maxLive: Type.Integer(),
 });
 export type TokenList = Static<typeof TokenList>;
 
@@ -147,7 +153,24 @@ export const TokenIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) },
 /** A reader's token as administrators see it: whose it is, too. */
 export const AdminToken = Type.Intersect([TokenRecord, Type.Object({ uid: Type.String(), email: Type.String() })]);
 export type AdminToken = Static<typeof AdminToken>;
-export const AdminTokenList = Type.Object({ tokens: Type.Array(AdminToken) });
+/** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
+export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';
+export const AdminTokenQuery = Type.Object(
+  {
+    /** A reader's e-mail (in any case) or uid. */
+    reader: Type.Optional(Type.String({ maxLength: 254 })),
+    /** The `next` of the page before. */
+    before: Type.Optional(Type.String({ pattern: TOKEN_CURSOR_PATTERN })),
+    limit: Type.Optional(count(200)),
+  },
+  { additionalProperties: false },
+);
+export type AdminTokenQuery = Static<typeof AdminTokenQuery>;
+export const AdminTokenList = Type.Object({
+  tokens: Type.Array(AdminToken),
+  /** The `before` of the next page, or null on the last. */
+  next: nullable(Type.String()),
+});
 export type AdminTokenList = Static<typeof AdminTokenList>;
 
 // ---- administration: readers --------------------------------------------------------------
@@ -230,6 +253,7 @@ export const UidParams = Type.Object(
   { uid: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
+export const EmailParams = Type.Object({ email: Email }, { additionalProperties: false });
 
 // ---- administration: audit trail and insights ----------------------------------------------
 
@@ -256,6 +280,33 @@ export const AuditPage = Type.Object({
   kinds: Type.Array(Type.String()),
 });
 export type AuditPage = Static<typeof AuditPage>;
+
+/** Where the next page of the audit trail goes on from (an answer's `next`): a time in ms and an event's id (`v` and the id for a page view). */
+export const AUDIT_CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
+
+export const AuditQuery = Type.Object(
+  {
+    /** Kinds of event, separated by commas. */
+    kind: Type.Optional(Type.String({ maxLength: 1000 })),
+    /** A reader's e-mail or uid, as actor or subject. */
+    reader: Type.Optional(Type.String({ maxLength: 254 })),
+    from: Type.Optional(isoTime),
+    to: Type.Optional(isoTime),
+    /** The `next` of the page before. */
+    before: Type.Optional(Type.String({ pattern: AUDIT_CURSOR_PATTERN })),
+    limit: Type.Optional(count(500)),
+    /** A download of everything the filter matches (up to 100,000 events) instead of a page. */
+    format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
+  },
+  { additionalProperties: false },
+);
+export type AuditQuery = Static<typeof AuditQuery>;
+
+export const InsightsQuery = Type.Object(
+  { group: Type.Optional(Type.String({ maxLength: 64 })), days: Type.Optional(count(3650)) },
+  { additionalProperties: false },
+);
+export type InsightsQuery = Static<typeof InsightsQuery>;
 
 const PathCount = Type.Object({ path: Type.String(), views: Type.Integer(), readers: Type.Integer() });
 

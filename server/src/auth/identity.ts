@@ -1,4 +1,4 @@
-import { sign, unsign } from '@fastify/cookie';
+import { sign, unsign } from 'cookie-signature';
 import type { Auth, DecodedIdToken, UserRecord } from 'firebase-admin/auth';
 import { LRUCache } from 'lru-cache';
 
@@ -220,9 +220,9 @@ export class Identity {
    */
   async verifySession(cookie: string): Promise<SessionCheck> {
     const unsigned = unsign(cookie, this.options.secret);
-    if (!unsigned.valid || !unsigned.value) return { ok: false, error: new AuthError('bad-signature') };
+    if (!unsigned) return { ok: false, error: new AuthError('bad-signature') };
     try {
-      const decoded = await this.call(this.auth.verifySessionCookie(unsigned.value, false));
+      const decoded = await this.call(this.auth.verifySessionCookie(unsigned, false));
       const reader = await this.readerOfAccount(decoded);
       const ttl = Math.min(this.options.cacheTtlSeconds * 1000, decoded.exp * 1000 - this.clock());
       if (ttl > 0) this.sessions.set(sessionKey(cookie), { cookie, reader }, { ttl });
@@ -234,7 +234,7 @@ export class Identity {
       // this cookie was minted here for a real account, so its subject is named in the error,
       // for the audit trail.
       if (verdict.uid === null && ['disabled', 'revoked', 'deleted'].includes(verdict.code)) {
-        const claims = unverifiedClaims(unsigned.value);
+        const claims = unverifiedClaims(unsigned);
         if (typeof claims.sub === 'string')
           return {
             ok: false,
@@ -297,11 +297,11 @@ export class Identity {
    */
   async endSession(cookie: string): Promise<{ uid: string; email: string } | null> {
     const unsigned = unsign(cookie, this.options.secret);
-    if (!unsigned.valid || !unsigned.value) return null;
+    if (!unsigned) return null;
     let decoded: DecodedIdToken;
     try {
       // No revocation check: a reader whose session was already revoked may still log out.
-      decoded = await this.call(this.auth.verifySessionCookie(unsigned.value, false));
+      decoded = await this.call(this.auth.verifySessionCookie(unsigned, false));
     } catch (error) {
       const verdict = classify(error);
       if (verdict.signsOut) return null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { loadConfig } from '../config.js';
+import { sqlTokenStore } from '../db/tokens.js';
 import { sharedStore } from '../test/harness.js';
 import { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
@@ -28,8 +29,9 @@ describe('a personal access token', () => {
     });
     const store = await sharedStore();
     await store.whenReady();
+    const tokenStore = sqlTokenStore(() => store.db);
     tokens = new TokenService(
-      () => store.db,
+      () => tokenStore,
       identity,
       60,
       () => now,

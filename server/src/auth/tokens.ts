@@ -4,8 +4,6 @@ import { LRUCache } from 'lru-cache';
 
 import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX } from '@portal/contract/names';
 
-import type { Database } from '../db/database.js';
-import { insertTokenWithin, markTokenUsed, revokeToken, tokenByHash, type TokenRecord } from '../db/tokens.js';
 import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 
@@ -19,6 +17,41 @@ export class TooManyTokensError extends Error {
   constructor() {
     super(`You hold ${MAX_LIVE_TOKENS} live tokens, the most a reader may; revoke one first`);
   }
+}
+
+/** A personal access token as stored: never its secret, only a hash of it. */
+export interface TokenRecord {
+  id: string;
+  uid: string;
+  email: string;
+  name: string;
+  hint: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A token to store: its secret only as a hash. */
+export interface NewToken {
+  id: string;
+  uid: string;
+  email: string;
+  name: string;
+  hint: string;
+  secretHash: string;
+  expiresAt: Date;
+}
+
+/** Where tokens are kept (db/tokens.ts keeps them in the portal's database). */
+export interface TokenStore {
+  /** Stores `token` unless its reader already holds `most` live ones at `now`: null then, and nothing stored. */
+  insertWithin(most: number, now: Date, token: NewToken): Promise<TokenRecord | null>;
+  byHash(secretHash: string): Promise<TokenRecord | null>;
+  /** Marks a use at `at`; true when it is the token's first use of that day (UTC). */
+  markUsed(id: string, at: Date): Promise<boolean>;
+  /** Revokes a token (of `uid` only, unless null); the token, or null when there was none to revoke. */
+  revoke(id: string, uid: string | null): Promise<TokenRecord | null>;
 }
 
 export type TokenCheck =
@@ -40,7 +73,8 @@ export class TokenService {
   private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
 
   constructor(
-    private readonly db: () => Database | null,
+    /** The store, or null while it is not ready. */
+    private readonly tokenStore: () => TokenStore | null,
     private readonly identity: Identity,
     ttlSeconds: number,
     private readonly clock: () => number = () => Date.now(),
@@ -52,16 +86,16 @@ export class TokenService {
     });
   }
 
-  private store(): Database {
-    const db = this.db();
-    if (db === null) throw new AuthError('unavailable', { cause: new Error('the database is not ready') });
-    return db;
+  private store(): TokenStore {
+    const store = this.tokenStore();
+    if (store === null) throw new AuthError('unavailable', { cause: new Error('the token store is not ready') });
+    return store;
   }
 
   /** Makes a token for `reader`; the secret is returned this once and never again. */
   async create(reader: Reader, name: string, days: number): Promise<{ token: string; record: TokenRecord }> {
     const secret = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const record = await insertTokenWithin(this.store(), MAX_LIVE_TOKENS, new Date(this.clock()), {
+    const record = await this.store().insertWithin(MAX_LIVE_TOKENS, new Date(this.clock()), {
       id: randomUUID(),
       uid: reader.uid,
       email: reader.email,
@@ -82,7 +116,7 @@ export class TokenService {
     if (!token) {
       if (this.unknown.has(hash)) return { ok: false, reason: 'unknown' };
       try {
-        token = (await tokenByHash(this.store(), hash)) ?? undefined;
+        token = (await this.store().byHash(hash)) ?? undefined;
       } catch {
         return { ok: false, reason: 'unavailable' };
       }
@@ -104,7 +138,9 @@ export class TokenService {
     let firstUseToday = false;
     const today = new Date(this.clock()).toISOString().slice(0, 10);
     if (token.lastUsedAt?.slice(0, 10) !== today) {
-      firstUseToday = await markTokenUsed(this.store(), token.id, new Date(this.clock())).catch(() => false);
+      firstUseToday = await this.store()
+        .markUsed(token.id, new Date(this.clock()))
+        .catch(() => false);
       token = { ...token, lastUsedAt: new Date(this.clock()).toISOString() };
       this.known.set(hash, token);
     }
@@ -120,7 +156,7 @@ export class TokenService {
 
   /** Revokes a token (the reader's own unless `uid` is null: an administrator); it stops working here at once. */
   async revoke(id: string, uid: string | null): Promise<TokenRecord | null> {
-    const revoked = await revokeToken(this.store(), id, uid);
+    const revoked = await this.store().revoke(id, uid);
     if (revoked) await this.identity.shared.broadcast({ token: id });
     return revoked;
   }

@@ -197,8 +197,6 @@ export function cursorOf(row: Pick<AuditRow, 'at' | 'id'>): string {
   return `${Date.parse(row.at)}.${row.id}`;
 }
 
-export const CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
-
 interface Cursor {
   at: number;
   event: bigint | null;

@@ -1,17 +1,5 @@
+import type { NewToken, TokenRecord, TokenStore } from '../auth/tokens.js';
 import type { Database } from './database.js';
-
-/** A personal access token as stored: never its secret, only a hash of it. */
-export interface TokenRecord {
-  id: string;
-  uid: string;
-  email: string;
-  name: string;
-  hint: string;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 interface RawToken {
   id: string;
@@ -50,7 +38,7 @@ export async function insertTokenWithin(
   db: Pick<Database, 'transaction'>,
   most: number,
   now: Date,
-  token: { id: string; uid: string; email: string; name: string; hint: string; secretHash: string; expiresAt: Date },
+  token: NewToken,
 ): Promise<TokenRecord | null> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`access_tokens:${token.uid}`]);
@@ -138,3 +126,11 @@ export async function markTokenUsed(db: Database, id: string, at: Date): Promise
   );
   return row?.first ?? false;
 }
+
+/** The token store of auth/tokens.ts in the portal's database (`db()` throws while it is not open). */
+export const sqlTokenStore = (db: () => Database): TokenStore => ({
+  insertWithin: (most, now, token) => insertTokenWithin(db(), most, now, token),
+  byHash: (secretHash) => tokenByHash(db(), secretHash),
+  markUsed: (id, at) => markTokenUsed(db(), id, at),
+  revoke: (id, uid) => revokeToken(db(), id, uid),
+});

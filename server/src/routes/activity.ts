@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { canRead } from '@portal/access';
-import { ErrorAnswer, FeedbackAnswer, FeedbackBody, FeedbackQuery, SearchEvent } from '@portal/contract';
+import { Accepted, ErrorAnswer, FeedbackAnswer, FeedbackBody, FeedbackQuery, SearchEvent } from '@portal/contract';
 
 import { feedbackOf, saveFeedback } from '../db/activity.js';
 import type { GateContext } from './context.js';
@@ -63,7 +63,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
     '/search-events',
     {
       config: limited,
-      schema: { body: SearchEvent },
+      schema: { body: SearchEvent, response: { 202: Accepted } },
     },
     async (request, reply) => {
       const reader = request.signedIn;

@@ -303,6 +303,13 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     expect((await call('GET', '/api/admin/audit?kind=page.peek', admin)).json()).toEqual({
       error: expect.stringMatching(/^"page.peek" is not a kind of event/),
     });
+    for (const url of ['/api/admin/readers?group=wizards', '/api/admin/insights?group=wizards']) {
+      const response = await call('GET', url, admin);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json()).toEqual({
+        error: expect.stringMatching(/^"wizards" is not a group of the access policy/),
+      });
+    }
     const existing = await readers.create({ groups: ['partner'] });
     const again = await call('POST', '/api/admin/invitations', admin, {
       email: existing.email,
@@ -374,7 +381,13 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
       expect(response.statusCode).toBe(200);
       const document = response.json() as {
         openapi: string;
-        paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Json }> } }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            { requestBody?: { content: Record<string, { schema: Json }> }; responses?: Record<string, Json> }
+          >
+        >;
       };
       expect(document.openapi).toMatch(/^3\./);
       expect(Object.keys(document.paths)).toEqual(
@@ -385,6 +398,20 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
       expect(Object.keys(document.paths)).not.toContain('/healthz');
       const signIn = document.paths['/api/session']?.post?.requestBody?.content['application/json']?.schema;
       expect(signIn).toMatchObject({ required: ['idToken'], additionalProperties: false });
+      // Every JSON route declares what it answers on success: the contract covers the whole API.
+      const undeclared = Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.entries(operations)
+          .filter(
+            ([, operation]) =>
+              // (swagger's stand-in for a route without one is a 200 "Default Response" with no content)
+              !Object.entries(operation.responses ?? {}).some(([status, answer]) => {
+                const { content, description } = answer as { content?: unknown; description?: string };
+                return /^2/.test(status) && (content !== undefined || description !== 'Default Response');
+              }),
+          )
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      );
+      expect(undeclared).toEqual([]);
     });
 
     it('serves the admin page itself to administrators only', async () => {

@@ -2,36 +2,32 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { policy } from '@portal/access';
+import {
+  AuditPage,
+  AuditQuery,
+  EmailParams,
+  ErrorAnswer,
+  GroupsBody,
+  InsightsAnswer,
+  InsightsQuery,
+  InvitationAnswer,
+  InvitationBody,
+  NoContent,
+  ReaderChange,
+  ReaderPage,
+  ReadersQuery,
+  UidParams,
+} from '@portal/contract';
 
 import type { Reader } from '../auth/identity.js';
 import { ReaderError } from '../auth/readers.js';
 import { openInvitations } from '../db/activity.js';
-import {
-  AUDIT_KINDS,
-  CURSOR_PATTERN,
-  cursorOf,
-  queryAudit,
-  type AuditFilter,
-  type AuditKind,
-  type AuditRow,
-} from '../db/audit.js';
+import { AUDIT_KINDS, cursorOf, queryAudit, type AuditFilter, type AuditKind, type AuditRow } from '../db/audit.js';
 import { insights } from '../db/insights.js';
 import { ADMIN_PATH } from '../plugins/guards.js';
 import { ReaderService, type Actor } from '../readers-service.js';
 import type { GateContext } from './context.js';
 
-const groupName = { type: 'string', enum: [...policy.groupNames] } as const;
-const groupList = { type: 'array', items: groupName, maxItems: 16, uniqueItems: true } as const;
-const email = { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' } as const;
-const uidParams = {
-  type: 'object',
-  required: ['uid'],
-  additionalProperties: false,
-  properties: { uid: { type: 'string', minLength: 1, maxLength: 128 } },
-} as const;
-const error = { type: 'object', properties: { error: { type: 'string' } } } as const;
-/** A whole number in a query string (bodies are taken as sent; query strings are text). */
-const count = (max: number) => ({ type: 'string', pattern: `^[1-9][0-9]{0,${String(max).length - 1}}$` }) as const;
 const toCount = (value: string | undefined, max: number): number | undefined => {
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -39,33 +35,14 @@ const toCount = (value: string | undefined, max: number): number | undefined => 
   return number;
 };
 
-const auditQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    kind: { type: 'string', maxLength: 1000 },
-    reader: { type: 'string', maxLength: 254 },
-    from: { type: 'string', format: 'date-time' },
-    to: { type: 'string', format: 'date-time' },
-    // The `next` of the page before.
-    before: { type: 'string', pattern: CURSOR_PATTERN },
-    limit: count(500),
-    format: { type: 'string', enum: ['csv', 'json'] },
-  },
-} as const;
-
-interface AuditQuery {
-  kind?: string;
-  reader?: string;
-  from?: string;
-  to?: string;
-  before?: string;
-  limit?: string;
-  format?: 'csv' | 'json';
-}
-
 class BadRequest extends Error {
   readonly statusCode = 400;
+}
+
+/** A group filter names a group of the access policy (a typo finds nothing, silently, otherwise). */
+function knownGroup(group: string | undefined): void {
+  if (group !== undefined && !policy.groupNames.includes(group))
+    throw new BadRequest(`"${group}" is not a group of the access policy (groups: ${policy.groupNames.join(', ')})`);
 }
 
 function auditFilter(query: AuditQuery): AuditFilter {
@@ -183,26 +160,13 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     '/readers',
     {
       config: limited,
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            q: { type: 'string', maxLength: 254 },
-            group: groupName,
-            status: { type: 'string', enum: ['active', 'disabled', 'no-access'] },
-            sort: { type: 'string', enum: ['email', 'created', 'last-sign-in'] },
-            page: count(100_000),
-            limit: count(200),
-          },
-        },
-        response: { 400: error },
-      },
+      schema: { querystring: ReadersQuery, response: { 200: ReaderPage, 400: ErrorAnswer } },
     },
     async (request) => {
-      const { page, limit, ...query } = request.query as Record<string, string | undefined>;
+      const { page, limit, ...query } = request.query as ReadersQuery;
+      knownGroup(query.group);
       const result = await readerIndex.query({
-        ...(query as Omit<Parameters<typeof readerIndex.query>[0], 'page' | 'limit'>),
+        ...query,
         page: toCount(page, 100_000),
         limit: toCount(limit, 200),
       });
@@ -215,24 +179,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     '/invitations',
     {
       config: limited,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['email', 'groups', 'method'],
-          additionalProperties: false,
-          properties: {
-            email,
-            groups: { ...groupList, minItems: 1 },
-            // password: the account is made now and the reader sets a password from a link;
-            // provider: the reader signs in with GitHub (or another provider) with this e-mail
-            // and gets the groups then.
-            method: { type: 'string', enum: ['password', 'provider'] },
-          },
-        },
-      },
+      schema: { body: InvitationBody, response: { 201: InvitationAnswer, 400: ErrorAnswer, 409: ErrorAnswer } },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; groups: string[]; method: 'password' | 'provider' };
+      const body = request.body as InvitationBody;
       const address = body.email.trim().toLowerCase();
       if (body.method === 'provider') {
         if (needsDatabase(reply)) return reply;
@@ -248,9 +198,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     '/invitations/:email',
     {
       config: limited,
-      schema: {
-        params: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
-      },
+      schema: { params: EmailParams, response: { 204: NoContent, 404: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
       if (needsDatabase(reply)) return reply;
@@ -266,36 +214,36 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     {
       config: limited,
       schema: {
-        params: uidParams,
-        body: {
-          type: 'object',
-          required: ['groups'],
-          additionalProperties: false,
-          properties: { groups: groupList },
-        },
+        params: UidParams,
+        body: GroupsBody,
+        response: { 200: ReaderChange, 400: ErrorAnswer, 404: ErrorAnswer },
       },
     },
     async (request) => {
       const { uid } = request.params as { uid: string };
-      return readers.setGroups(actor(request), uid, (request.body as { groups: string[] }).groups);
+      return readers.setGroups(actor(request), uid, (request.body as GroupsBody).groups);
     },
   );
 
   for (const action of ['disable', 'enable'] as const) {
-    app.post(`/readers/:uid/${action}`, { config: limited, schema: { params: uidParams } }, async (request) => {
+    const schema = { params: UidParams, response: { 200: ReaderChange, 404: ErrorAnswer } };
+    app.post(`/readers/:uid/${action}`, { config: limited, schema }, async (request) => {
       const { uid } = request.params as { uid: string };
       return readers.setDisabled(actor(request), uid, action === 'disable');
     });
   }
 
-  app.delete('/readers/:uid', { config: limited, schema: { params: uidParams } }, async (request, reply) => {
+  const removal = { params: UidParams, response: { 204: NoContent, 400: ErrorAnswer, 404: ErrorAnswer } };
+  app.delete('/readers/:uid', { config: limited, schema: removal }, async (request, reply) => {
     const { uid } = request.params as { uid: string };
     if (uid === request.signedIn?.uid) return reply.code(400).send({ error: 'You cannot remove your own account' });
     await readers.remove(actor(request), uid);
     return reply.code(204).send();
   });
 
-  app.get('/audit', { config: limited, schema: { querystring: auditQuery } }, async (request, reply) => {
+  // 200 is a page of the trail, or (with `format`) a download as text, which no schema serialises.
+  const trail = { querystring: AuditQuery, response: { 200: AuditPage, 400: ErrorAnswer, 503: ErrorAnswer } };
+  app.get('/audit', { config: limited, schema: trail }, async (request, reply) => {
     if (needsDatabase(reply)) return reply;
     // Events are written off the request path in batches; the trail shows every event
     // recorded before it was asked for (an administrator who just disabled a reader sees it).
@@ -320,17 +268,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     '/insights',
     {
       config: limited,
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { group: groupName, days: count(3650) },
-        },
-      },
+      schema: { querystring: InsightsQuery, response: { 200: InsightsAnswer, 400: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request, reply) => {
       if (needsDatabase(reply)) return reply;
-      const { group, days: daysText } = request.query as { group?: string; days?: string };
+      const { group, days: daysText } = request.query as InsightsQuery;
+      knownGroup(group);
       const days = toCount(daysText, 3650) ?? 30;
       const to = new Date();
       const from = new Date(to.getTime() - days * 24 * 60 * 60 * 1000);

@@ -5,11 +5,23 @@ import { z } from 'zod';
 
 import { accessUnits, mayRead, policy } from '@portal/access';
 import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
+import {
+  AdminTokenList,
+  AdminTokenQuery,
+  CreatedToken,
+  ErrorAnswer,
+  NoContent,
+  SearchAnswer,
+  SearchQuery,
+  TokenCreate,
+  TokenIdParams,
+  TokenList,
+} from '@portal/contract';
 
 import type { Reader } from '../auth/identity.js';
 import type { ReaderOutcome } from '../auth/reader.js';
 import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tokens.js';
-import { listTokens, queryTokens, TOKEN_CURSOR_PATTERN, tokenCursorOf } from '../db/tokens.js';
+import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
 import type { SiteFile } from '../site.js';
@@ -172,11 +184,19 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   // Agent surfaces take a personal access token as well as the session.
   const agentSurface = { tokens: true };
 
+  const llmsText = {
+    response: {
+      200: {
+        description: 'The pages the reader may read, as llms.txt',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+  };
   for (const [path, which] of [
     ['/llms.txt', 'index'],
     ['/llms-full.txt', 'full'],
   ] as const) {
-    app.get(path, { config: agentSurface, preHandler: metered() }, async (request, reply) => {
+    app.get(path, { config: agentSurface, preHandler: metered(), schema: llmsText }, async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
       const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
@@ -196,17 +216,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     {
       config: agentSurface,
       preHandler: metered(),
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['q'],
-          additionalProperties: false,
-          properties: {
-            q: { type: 'string', minLength: 1, maxLength: 200 },
-            limit: { type: 'string', pattern: '^([1-9]|1[0-9]|20)$' },
-          },
-        },
-      },
+      schema: { querystring: SearchQuery, response: { 200: SearchAnswer } },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
@@ -229,7 +239,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     },
   ];
 
-  app.get('/api/tokens', { onRequest: sessionOnly }, async (request) => {
+  app.get('/api/tokens', { onRequest: sessionOnly, schema: { response: { 200: TokenList } } }, async (request) => {
     const reader = request.signedIn as Reader;
     return {
       email: reader.email,
@@ -246,21 +256,11 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     {
       onRequest: sessionOnly,
       config: { rateLimit: { max: 20, timeWindow: 60_000, hook: 'preHandler' as const } },
-      schema: {
-        body: {
-          type: 'object',
-          required: ['name', 'days'],
-          additionalProperties: false,
-          properties: {
-            name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' },
-            days: { type: 'integer', minimum: 1, maximum: MAX_TOKEN_DAYS },
-          },
-        },
-      },
+      schema: { body: TokenCreate, response: { 201: CreatedToken, 409: ErrorAnswer } },
     },
     async (request, reply) => {
       const reader = request.signedIn as Reader;
-      const { name, days } = request.body as { name: string; days: number };
+      const { name, days } = request.body as TokenCreate;
       let created;
       try {
         created = await ctx.tokens.create(reader, name.trim(), days);
@@ -284,7 +284,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     '/api/tokens/:id',
     {
       onRequest: sessionOnly,
-      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } },
+      schema: { params: TokenIdParams, response: { 204: NoContent, 404: ErrorAnswer } },
     },
     async (request, reply) => {
       const reader = request.signedIn as Reader;
@@ -307,7 +307,9 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   // a batch of a hundred read_page calls costs what a hundred requests do.
   const messages = (request: FastifyRequest): number =>
     Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
-  app.post('/mcp', { config: agentSurface, preHandler: metered(messages) }, async (request, reply) => {
+  // MCP's messages are JSON-RPC, whose contract is MCP's own: not in the portal's OpenAPI document.
+  const mcp = { hide: true };
+  app.post('/mcp', { config: agentSurface, preHandler: metered(messages), schema: mcp }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
@@ -338,6 +340,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     app.route({
       method,
       url: '/mcp',
+      schema: mcp,
       handler: async (_request, reply) =>
         reply
           .code(405)
@@ -358,41 +361,34 @@ export async function adminTokenRoutes(app: FastifyInstance, ctx: AgentContext):
   app.get(
     '/tokens',
     {
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            reader: { type: 'string', maxLength: 254 },
-            // The `next` of the page before.
-            before: { type: 'string', pattern: TOKEN_CURSOR_PATTERN },
-            limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
-          },
-        },
-      },
+      schema: { querystring: AdminTokenQuery, response: { 200: AdminTokenList, 503: ErrorAnswer } },
     },
     async (request, reply) => {
       if (!ctx.store.readyNow)
         return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
-      const query = request.query as { reader?: string; before?: string; limit?: string };
+      const query = request.query as AdminTokenQuery;
       const limit = Math.min(Number(query.limit ?? ADMIN_TOKEN_PAGE), ADMIN_TOKEN_PAGE);
       const tokens = await queryTokens(ctx.store.db, { reader: query.reader, before: query.before, limit });
       const last = tokens.at(-1);
       return { tokens, next: tokens.length === limit && last ? tokenCursorOf(last) : null };
     },
   );
-  app.delete('/tokens/:id', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const revoked = await ctx.tokens.revoke(id, null);
-    if (!revoked) return reply.code(404).send({ error: 'No such token, or it was already revoked' });
-    ctx.audit(request, {
-      kind: 'token.revoked',
-      actorUid: request.signedIn?.uid,
-      actorEmail: request.signedIn?.email,
-      subjectUid: revoked.uid,
-      subjectEmail: revoked.email,
-      detail: { token: id, name: revoked.name, byAdministrator: true },
-    });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/tokens/:id',
+    { schema: { params: TokenIdParams, response: { 204: NoContent, 404: ErrorAnswer } } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const revoked = await ctx.tokens.revoke(id, null);
+      if (!revoked) return reply.code(404).send({ error: 'No such token, or it was already revoked' });
+      ctx.audit(request, {
+        kind: 'token.revoked',
+        actorUid: request.signedIn?.uid,
+        actorEmail: request.signedIn?.email,
+        subjectUid: revoked.uid,
+        subjectEmail: revoked.email,
+        detail: { token: id, name: revoked.name, byAdministrator: true },
+      });
+      return reply.code(204).send();
+    },
+  );
 }

@@ -21,6 +21,7 @@ const list: TokenList = {
   groupLabels: [{ name: 'partner', label: 'Partner developers' }],
   tokens: [laptop, ci],
   maxDays: 90,
+  maxLive: 10,
 };
 const created: CreatedToken = { token: 'norigin_pat_secret', record: laptop };
 
