@@ -29,3 +29,9 @@ export const MAX_GROUPS = 16;
 
 /** The longest life of a personal access token, in days. */
 export const MAX_TOKEN_DAYS = 90;
+
+/** Where the next page of the audit trail goes on from (an answer's `next`): a time in ms and an event's id (`v` and the id for a page view). */
+export const AUDIT_CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
+
+/** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
+export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';

@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { MAX_GROUPS, MAX_TOKEN_DAYS } from './names.js';
+import { AUDIT_CURSOR_PATTERN, MAX_GROUPS, MAX_TOKEN_DAYS, TOKEN_CURSOR_PATTERN } from './names.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const isoTime = Type.String({ format: 'date-time' });
@@ -153,8 +153,6 @@ export const TokenIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) },
 /** A reader's token as administrators see it: whose it is, too. */
 export const AdminToken = Type.Intersect([TokenRecord, Type.Object({ uid: Type.String(), email: Type.String() })]);
 export type AdminToken = Static<typeof AdminToken>;
-/** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
-export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';
 export const AdminTokenQuery = Type.Object(
   {
     /** A reader's e-mail (in any case) or uid. */
@@ -280,9 +278,6 @@ export const AuditPage = Type.Object({
   kinds: Type.Array(Type.String()),
 });
 export type AuditPage = Static<typeof AuditPage>;
-
-/** Where the next page of the audit trail goes on from (an answer's `next`): a time in ms and an event's id (`v` and the id for a page view). */
-export const AUDIT_CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
 
 export const AuditQuery = Type.Object(
   {

@@ -71,9 +71,7 @@ export async function listTokens(db: Database, uid: string): Promise<TokenRecord
   return rows.map(toRecord);
 }
 
-/** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
-export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';
-
+/** Where a page of the administrators' token list goes on from (the contract's TOKEN_CURSOR_PATTERN). */
 export const tokenCursorOf = (token: Pick<TokenRecord, 'createdAt' | 'id'>): string =>
   `${Date.parse(token.createdAt)}.${token.id}`;
 
