@@ -15,10 +15,12 @@ export const HIGHLIGHT_PARAM = 'highlight';
 export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, excerptLength: 24 });
 
 /**
- * How many of Pagefind's results are read and ranked, whatever the limit: a limit only cuts
- * the one ranked list, so a surface that shows 8 and one that returns 10 agree on the first 8.
+ * How many of Pagefind's first results are read and ranked together, whatever the limit, so
+ * every surface agrees on its first 8 (the search box shows 8). A larger limit (the API's,
+ * MCP's) adds the results after them, in Pagefind's order. Each result read is a fragment
+ * fetched and decompressed, the most of a query's time (docs/performance.md).
  */
-export const CANDIDATES = 24;
+export const CANDIDATES = 8;
 
 /**
  * Whether a bundle has an index to search. Pagefind writes a bundle with no languages for a
@@ -117,6 +119,8 @@ export async function searchPages(instance, query, { limit = 8, debounceMs } = {
   const found =
     debounceMs === undefined ? await instance.search(query) : await instance.debouncedSearch(query, {}, debounceMs);
   if (found === null) return null;
-  const data = await Promise.all(found.results.slice(0, CANDIDATES).map((result) => result.data()));
-  return rank(query, data).slice(0, limit);
+  const read = (from, to) => Promise.all(found.results.slice(from, to).map((result) => result.data()));
+  const ranked = rank(query, await read(0, CANDIDATES));
+  if (limit <= CANDIDATES) return ranked.slice(0, limit);
+  return [...ranked, ...rank(query, await read(CANDIDATES, limit))].slice(0, limit);
 }
