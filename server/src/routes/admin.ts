@@ -194,20 +194,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     },
   );
 
-  app.delete(
-    '/invitations/:email',
-    {
-      config: limited,
-      schema: { params: EmailParams, response: { 204: NoContent, 404: ErrorAnswer, 503: ErrorAnswer } },
-    },
-    async (request, reply) => {
-      if (needsDatabase(reply)) return reply;
-      const { email: address } = request.params as { email: string };
-      if (!(await readers.withdrawInvitation(actor(request), address, store.db)))
-        return reply.code(404).send({ error: `No open invitation for ${address}` });
-      return reply.code(204).send();
-    },
-  );
+  const withdrawal = { params: EmailParams, response: { 204: NoContent, 404: ErrorAnswer, 503: ErrorAnswer } };
+  app.delete('/invitations/:email', { config: limited, schema: withdrawal }, async (request, reply) => {
+    if (needsDatabase(reply)) return reply;
+    const { email: address } = request.params as { email: string };
+    if (!(await readers.withdrawInvitation(actor(request), address, store.db)))
+      return reply.code(404).send({ error: `No open invitation for ${address}` });
+    return reply.code(204).send();
+  });
 
   app.put(
     '/readers/:uid/groups',
@@ -264,24 +258,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     return { events, next: events.length === limit && last ? cursorOf(last) : null, kinds: AUDIT_KINDS };
   });
 
-  app.get(
-    '/insights',
-    {
-      config: limited,
-      schema: { querystring: InsightsQuery, response: { 200: InsightsAnswer, 400: ErrorAnswer, 503: ErrorAnswer } },
-    },
-    async (request, reply) => {
-      if (needsDatabase(reply)) return reply;
-      const { group, days: daysText } = request.query as InsightsQuery;
-      knownGroup(group);
-      const days = toCount(daysText, 3650) ?? 30;
-      const to = new Date();
-      const from = new Date(to.getTime() - days * 24 * 60 * 60 * 1000);
-      const pages = ctx.site.pages
-        .filter((page) => page.access === 'private' && (group === undefined || page.groups.includes(group)))
-        .filter((page) => !page.url.startsWith(ADMIN_PATH))
-        .map((page) => page.url);
-      return { ...(await insights(store.db, { group, from, to, pages })), groups: policy.groups };
-    },
-  );
+  const figures = { querystring: InsightsQuery, response: { 200: InsightsAnswer, 400: ErrorAnswer, 503: ErrorAnswer } };
+  app.get('/insights', { config: limited, schema: figures }, async (request, reply) => {
+    if (needsDatabase(reply)) return reply;
+    const { group, days: daysText } = request.query as InsightsQuery;
+    knownGroup(group);
+    const days = toCount(daysText, 3650) ?? 30;
+    const to = new Date();
+    const from = new Date(to.getTime() - days * 24 * 60 * 60 * 1000);
+    const pages = ctx.site.pages
+      .filter((page) => page.access === 'private' && (group === undefined || page.groups.includes(group)))
+      .filter((page) => !page.url.startsWith(ADMIN_PATH))
+      .map((page) => page.url);
+    return { ...(await insights(store.db, { group, from, to, pages })), groups: policy.groups };
+  });
 }
