@@ -17,8 +17,9 @@ export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, e
 /**
  * How many of Pagefind's first results are read and ranked together, whatever the limit, so
  * every surface agrees on its first 8 (the search box shows 8). A larger limit (the API's,
- * MCP's) adds the results after them, in Pagefind's order. Each result read is a fragment
- * fetched and decompressed, the most of a query's time (docs/performance.md).
+ * MCP's) adds the results after them, in Pagefind's order. Reading a result is most of a
+ * query's time: Pagefind fetches its fragment once, and works out its excerpt and headings
+ * over the page's text every time (docs/performance.md).
  */
 export const CANDIDATES = 8;
 

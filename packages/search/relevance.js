@@ -57,11 +57,21 @@ export function requiredPrefix(part) {
  * @returns {boolean}
  */
 export function answersQuery(query, matched) {
-  const pageParts = matched.flatMap(wordParts);
+  // A common word is matched at hundreds of places on one page, in a handful of spellings.
+  const pageParts = [...new Set(matched)].flatMap(wordParts);
   return wordParts(query).every((part) =>
     pageParts.some((word) => commonPrefixLength(part, word) >= requiredPrefix(part)),
   );
 }
+
+/**
+ * The words of the pages checked last, by page text: Pagefind keeps each page it read and
+ * hands out the same text for it, so a page's split is made once, not once per query
+ * (docs/performance.md). At most 64 pages, the same bound whoever searches.
+ *
+ * @type {Map<string, string[]>}
+ */
+const splitPages = new Map();
 
 /**
  * The page's words at Pagefind's match locations (its own split of the page text).
@@ -71,6 +81,11 @@ export function answersQuery(query, matched) {
  * @returns {string[]}
  */
 export function matchedWords(text, locations) {
-  const words = text.split(/[\r\n\s]+/);
+  let words = splitPages.get(text);
+  if (words === undefined) {
+    if (splitPages.size >= 64) splitPages.clear();
+    splitPages.set(text, (words = text.split(/[\r\n\s]+/)));
+  }
   return locations.map((location) => words[location] ?? '').filter(Boolean);
 }
+

@@ -23,7 +23,7 @@ export const BEARER_CHALLENGE = 'Bearer realm="norigin-developer-docs"';
 
 /**
  * The checks routes put in front of themselves, by URL prefix (`onRequest` hooks of the
- * prefix's plugin): same-origin writes, a reader, a reader of a page. Each answers the
+ * prefix's plugin): same-origin writes, a reader, a reader of a page (`requireGroups`). Each answers the
  * request itself when it refuses: 403 for another origin, 503 when the identity service
  * or the token store cannot answer, 401 without a reader, 403 outside the groups.
  */
@@ -80,18 +80,22 @@ export function guards(ctx: GuardContext) {
       void reply.header('cache-control', cacheControl).header('vary', 'Cookie');
     };
 
+  /**
+   * A reader whose groups may read `path`, as the policy decides for its pages (packages/access):
+   * an API is guarded by the page it belongs to, so the two never disagree.
+   */
+  const requireGroups = (path: string, signIn: string, forbidden: string): Guard =>
+    requireReader(signIn, (reader) => canRead(reader.groups, path), forbidden);
+
   return {
     sameOrigin,
     requireSameOrigin,
     writesFromThisSite,
     requireReader,
+    requireGroups,
     noStore,
     /** Readers of `/admin` (the policy's administration section) only. */
-    requireAdmin: requireReader(
-      'Sign in as an administrator',
-      (reader) => canRead(reader.groups, ADMIN_PATH),
-      'Administrators only',
-    ),
+    requireAdmin: requireGroups(ADMIN_PATH, 'Sign in as an administrator', 'Administrators only'),
   };
 }
 export type Guards = ReturnType<typeof guards>;
