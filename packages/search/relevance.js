@@ -88,4 +88,3 @@ export function matchedWords(text, locations) {
   }
   return locations.map((location) => words[location] ?? '').filter(Boolean);
 }
-
