@@ -23,9 +23,10 @@ export const BEARER_CHALLENGE = 'Bearer realm="norigin-developer-docs"';
 
 /**
  * The checks routes put in front of themselves, by URL prefix (`onRequest` hooks of the
- * prefix's plugin): same-origin writes, a reader, a reader of a page (`requireGroups`). Each answers the
- * request itself when it refuses: 403 for another origin, 503 when the identity service
- * or the token store cannot answer, 401 without a reader, 403 outside the groups.
+ * prefix's plugin): same-origin writes, a reader, a reader of a page (`requireGroups`).
+ * Each answers the request itself when it refuses: 403 for another origin, 503 when the
+ * identity service or the token store cannot answer, 401 without a reader, 403 outside
+ * the groups.
  */
 export function guards(ctx: GuardContext) {
   const sameOrigin = (request: FastifyRequest): boolean => {
