@@ -14,6 +14,7 @@ export default tseslint.config(
       'e2e/playwright-report/',
       'e2e/.canary/',
       'bench/.work/',
+      '.cache/',
     ],
   },
   js.configs.recommended,

@@ -24,15 +24,19 @@ export function buildPhases(output) {
   return { bundleS: phase('Bundling with \\w+'), ssgS: phase('SSG') };
 }
 
-/** One cold production build; `bundler` is 'faster' or 'webpack'; `phases` turns on the perf logger. */
-export async function coldBuild(siteDir, outDir, bundler, { phases = false } = {}) {
+/** One cold production build; `bundler` is 'faster' or 'webpack'; `phases` turns on the perf logger; `env` adds settings. */
+export async function coldBuild(siteDir, outDir, bundler, { phases = false, env = {} } = {}) {
   for (const cache of ['.docusaurus', join('node_modules', '.cache')]) {
     rmSync(join(siteDir, cache), { recursive: true, force: true });
   }
   rmSync(outDir, { recursive: true, force: true });
   const result = await timeCommand(process.execPath, [docusaurusBin, 'build', '--out-dir', outDir], {
     cwd: siteDir,
-    env: { PORTAL_BUNDLER: bundler === 'webpack' ? 'webpack' : 'faster', DOCUSAURUS_PERF_LOGGER: String(phases) },
+    env: {
+      PORTAL_BUNDLER: bundler === 'webpack' ? 'webpack' : 'faster',
+      DOCUSAURUS_PERF_LOGGER: String(phases),
+      ...env,
+    },
     label: `docusaurus build (${bundler}) in ${siteDir}`,
   });
   return {

@@ -106,6 +106,8 @@ export function timeCommand(command, args, { cwd, env, label }) {
 const SITE_SOURCES = [
   'blog',
   'docs',
+  'sources',
+  'sources.yaml',
   'src',
   'static',
   'docusaurus.config.ts',

@@ -265,6 +265,19 @@ function agentRows(r) {
   ].join('\n');
 }
 
+/** The synced package sections (bench/sources.mjs): absolute figures beside the one ratio. */
+function sourcesRows(r) {
+  if (r['sources.versions'] === undefined) return 'Not measured in this run.';
+  return [
+    '| figure | value | goal |',
+    '|---|---|---|',
+    `| sync with nothing changed, median of 5 (\`sources.sync_nochange_ms\`) | ${fmt(r['sources.sync_nochange_ms'], ' ms')} | ≤ 5,000 ms |`,
+    `| cold build with all ${fmt(r['sources.versions'])} synced versions, ${fmt(r['sources.build_all_pages'])} pages (\`sources.build_all_s\`) | ${fmt(r['sources.build_all_s'], ' s')} | |`,
+    `| cold build with each synced package at its newest release, ${fmt(r['sources.build_newest_pages'])} pages (\`sources.build_newest_s\`) | ${fmt(r['sources.build_newest_s'], ' s')} | |`,
+    `| all versions ÷ newest only (\`sources.all_vs_newest_build\`), median of ${fmt(r['sources.build_rounds'])} rounds; per round ${(r['sources.all_vs_newest_spread'] ?? []).join(', ')} | ${fmt(r['sources.all_vs_newest_build'])} | ≤ 1.25 |`,
+  ].join('\n');
+}
+
 /** docs/performance.md's text with the results section replaced by `results`. */
 export async function renderPerformance(text, results) {
   const m = results.meta;
@@ -280,6 +293,10 @@ export async function renderPerformance(text, results) {
     '### Build growth',
     '',
     growthRows(results),
+    '',
+    '### Package sources',
+    '',
+    sourcesRows(results),
     '',
     '### Gate latency under load',
     '',

@@ -22,9 +22,10 @@ import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
 import { measureSearch, QUERIES } from './search.mjs';
+import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
 
-const PARTS = ['build', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
+const PARTS = ['build', 'sources', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
   --quick        every part with fewer rounds, no 2,000-page build (under 5 minutes)
   --only=a,b     only these parts; writes bench/results/partial.json, not latest.json
@@ -65,6 +66,7 @@ const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0)
 const plan = quick
   ? {
       buildRounds: 1,
+      sourcesRounds: 1,
       growth: [500],
       loads: 3,
       gateRounds: 2,
@@ -76,6 +78,7 @@ const plan = quick
     }
   : {
       buildRounds: 3,
+      sourcesRounds: 2,
       growth: [500, 2000],
       loads: 15,
       // Short runs, many rounds: each ratio is a median over rounds (bench/gate.mjs).
@@ -114,6 +117,12 @@ process.on('exit', () => {
 if (wanted('build')) {
   log(`Build: portal with Faster vs webpack × ${plan.buildRounds}, then ${plan.growth.join(' and ')} generated pages`);
   Object.assign(results, await measureBuilds({ rounds: plan.buildRounds, growth: plan.growth, log }));
+}
+if (wanted('sources')) {
+  log(
+    `Package sources: a sync with nothing changed, then the build with every synced version vs the newest only × ${plan.sourcesRounds}`,
+  );
+  Object.assign(results, await measureSources({ rounds: plan.sourcesRounds, log }));
 }
 
 const emulator = await startAuthEmulator();

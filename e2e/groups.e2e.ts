@@ -109,7 +109,8 @@ test.describe('a partner', () => {
       '/docs/player-manager-mono/packages/player-adapter-dash.js/',
     );
     expect(await query(partner.page, 'useFocusable')).toContainEqual(
-      expect.stringMatching(/^\/docs\/Norigin-Spatial-Navigation\//),
+      // The guide to the package (its 3.x README leaves the API to the portal's guide).
+      expect.stringMatching(/^\/docs\/(Norigin-Spatial-Navigation|Spat-Nav)\//),
     );
     await partner.context.close();
     await staff.context.close();

@@ -36,6 +36,7 @@ const namedRoutes: { path: string; title: string }[] = [
   { path: '/docs/norigin-reference-app/', title: 'Norigin Reference App' },
   { path: '/docs/Norigin-Spatial-Navigation/', title: 'Norigin Spatial Navigation' },
   { path: '/docs/Norigin-Spatial-Navigation/CHANGELOG', title: 'Norigin Spatial Navigation changelog' },
+  { path: '/docs/Norigin-Spatial-Navigation/LICENSE', title: 'Norigin Spatial Navigation licence' },
   { path: '/docs/Norigin-Spatial-Navigation/CODE_OF_CONDUCT', title: 'Norigin Spatial Navigation code of conduct' },
   { path: '/docs/Norigin-Spatial-Navigation/CONTRIBUTING', title: 'Contributing to Norigin Spatial Navigation' },
   { path: '/docs/Spat-Nav/Detailed_README_SpatNav', title: 'Spatial Navigation in Depth' },

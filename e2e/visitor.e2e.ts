@@ -10,6 +10,7 @@ const publicPages = [
   '/docs/',
   '/docs/Norigin-Spatial-Navigation/',
   '/docs/Norigin-Spatial-Navigation/CHANGELOG',
+  '/docs/Norigin-Spatial-Navigation/2.3.0/',
   '/login',
   '/login?next=%2Fdocs%2Flayout-engine%2F',
   '/no/such/page',
@@ -56,10 +57,10 @@ test.describe('a signed-out visitor', () => {
     // The search starts from the words of the address, in the site's search dialog.
     const box = main.getByRole('searchbox', { name: 'Search the documentation' });
     await expect(box).toHaveValue('such page');
-    await box.fill('useFocusable');
+    await box.fill('spatial navigation');
     await main.getByRole('button', { name: 'Search' }).click();
     const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
-    await expect(dialog.getByRole('searchbox', { name: 'Search' })).toHaveValue('useFocusable');
+    await expect(dialog.getByRole('searchbox', { name: 'Search' })).toHaveValue('spatial navigation');
     await expect(dialog.getByRole('list', { name: 'Search results' }).getByRole('link').first()).toBeVisible();
   });
 
@@ -134,11 +135,13 @@ test.describe('a signed-out visitor', () => {
       .locator('time')
       .evaluateAll((times) => times.map((time) => time.getAttribute('datetime')));
     expect([...dates].sort().reverse()).toEqual(dates);
-    await expect(releases.filter({ hasText: 'Player Manager' })).toContainText('4.2.0');
-    await expect(releases.filter({ hasText: 'Player Manager' }).getByRole('link')).toHaveAttribute(
+    await expect(releases.filter({ hasText: 'UI Toolkit' })).toContainText('2.3.1');
+    await expect(releases.filter({ hasText: 'UI Toolkit' }).getByRole('link')).toHaveAttribute(
       'href',
-      '/docs/player-manager-mono/CHANGELOG',
+      '/docs/ui-toolkit-mono/CHANGELOG',
     );
+    // The open package's release comes from its registry (site/sources.yaml), not a copied changelog.
+    await expect(releases.filter({ hasText: 'Norigin Spatial Navigation' })).toContainText(/\b3\.\d+\.\d+\b/);
     // The quick start is real code, highlighted like the docs'.
     await expect(page.getByText('createPlayerManager({')).toBeVisible();
   });

@@ -6,6 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { isCurrent, loadSources, readState, sync } from '@portal/sync';
+import { syncPaths } from '@portal/sync/paths';
+
 import { siteSourceHash } from './site-hash.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +28,24 @@ export function buildServer({ quiet = false } = {}) {
   run(['npm', 'run', 'build', '--workspace', 'server'], 'The server build', { quiet });
 }
 
+/**
+ * Fetches the package sections of site/sources.yaml into the content cache when the cache
+ * was not made from this sources file (first run, or the file changed), or always with
+ * `force`. Without a network it keeps what the cache holds and says so; with neither, it
+ * fails naming the source.
+ */
+export async function syncSources({ only, force = false, log = console.log } = {}) {
+  const paths = syncPaths();
+  const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
+  if (!force && isCurrent(readState(paths.cacheDir), loaded)) return;
+  log(force ? 'Syncing the package sections…' : 'The sources file is new or changed: syncing the package sections…');
+  const started = Date.now();
+  const state = await sync(loaded, { cacheDir: paths.cacheDir, root: paths.root, only, log });
+  log(
+    `Synced in ${((Date.now() - started) / 1000).toFixed(1)} s${state.offline ? ' (offline: some sections come from the cache)' : ''}.`,
+  );
+}
+
 export function buildSiteIfStale({ log = console.log } = {}) {
   const hash = siteSourceHash(root);
   const built = existsSync(join(siteDir, 'build', 'portal-manifest.json'));
@@ -40,6 +61,7 @@ export function buildSiteIfStale({ log = console.log } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     buildServer();
+    await syncSources();
     buildSiteIfStale();
   } catch (error) {
     console.error(error.message);

@@ -5,7 +5,7 @@
 //   EMULATOR_HUB_PORT, EMULATOR_LOGGING_PORT  override those two
 import closeWithGrace from 'close-with-grace';
 
-import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
+import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { startGate } from '../tools/lib/gate.mjs';
 import { assertPortFree } from '../tools/lib/ports.mjs';
@@ -52,6 +52,7 @@ closeWithGrace(
 
 try {
   buildServer();
+  await syncSources();
   buildSiteIfStale();
   await assertPortFree(port, 'PORT');
   console.log(`Starting the Firebase Auth Emulator on port ${emulatorPort}…`);

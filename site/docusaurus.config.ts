@@ -72,6 +72,9 @@ const config: Config = {
   },
 
   plugins: [
+    // The package sections that site/sources.yaml names, written into docs/ from the content
+    // cache (npm run sync) before the docs plugin reads them, and the version picker's data.
+    './src/plugins/package-sources/index.ts',
     () => announcementBarReset(site.announcement.id),
     // Marks who may open what (sidebar, cards, links) and hides the rest from each reader.
     accessMarks,
@@ -167,6 +170,8 @@ const config: Config = {
       items: [
         { type: 'docSidebar', sidebarId: 'tutorialSidebar', position: 'left', label: 'Documentation' },
         { to: '/blog', label: 'Blog', position: 'left', className: markFor('/blog') },
+        // The version menu of the synced package the reader is in (site/sources.yaml); nothing elsewhere.
+        { type: 'custom-packageVersion', position: 'left' },
         { href: site.codeHostingUrl, label: 'GitHub', position: 'right' },
         { type: 'localeDropdown', position: 'right' },
         // Full-text search (Pagefind), gated like the pages: src/components/SearchBar.

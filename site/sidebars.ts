@@ -123,8 +123,10 @@ const sidebars: SidebarsConfig = {
         description: 'Move focus with the remote control and render CMS-driven pages.',
       },
       items: [
+        // Made from the package on npm (site/sources.yaml); older versions are outside the sidebar.
         project('Norigin-Spatial-Navigation', 'Norigin Spatial Navigation', [
           'CHANGELOG',
+          'LICENSE',
           'CODE_OF_CONDUCT',
           'CONTRIBUTING',
         ]),

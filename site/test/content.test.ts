@@ -1,17 +1,27 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+import { loadSources } from '@portal/sync';
 import { describe, expect, it } from 'vitest';
 
 import sidebars from '../sidebars';
 import { isPlatformId } from '../src/data/platforms';
 
-const docsDir = join(import.meta.dirname, '..', 'docs');
+const siteDir = join(import.meta.dirname, '..');
+const docsDir = join(siteDir, 'docs');
+
+// Sections the build writes from the package registries (site/sources.yaml) are the
+// package's own words: their pages are tested where they are made (src/plugins/package-sources).
+const synced = loadSources(join(siteDir, 'sources.yaml'), { siteDir }).sources.filter(
+  (source) => source.kind !== 'local',
+);
+const isSynced = (id: string) => synced.some((source) => id.startsWith(`${source.section}/`));
 
 function docFiles(dir = docsDir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return docFiles(path);
+    if (entry.isDirectory()) return isSynced(`${relative(docsDir, path)}/`) ? [] : docFiles(path);
     return /\.mdx?$/.test(entry.name) ? [path] : [];
   });
 }
@@ -53,9 +63,36 @@ function compareVersions(a: string, b: string): number {
 describe('the docs content', () => {
   it('puts every doc in the tutorialSidebar exactly once', () => {
     const ids = sidebarIds(sidebars.tutorialSidebar);
-    expect([...ids].sort()).toEqual(docs.map((doc) => doc.id).sort());
+    expect(ids.filter((id) => !isSynced(id)).sort()).toEqual(docs.map((doc) => doc.id).sort());
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it.each(synced.map((source) => [source.section]))(
+    'git ignores what the build writes for the synced section %s, and the content cache: nothing fetched is committed',
+    (section) => {
+      const paths = [
+        `site/docs/${section}/README.md`,
+        `site/docs/${section}/1.0.0/README.md`,
+        '.cache/sources/state.json',
+      ];
+      // check-ignore prints the paths it ignores (and fails when it ignores none).
+      const ignored = execFileSync('git', ['check-ignore', ...paths], { cwd: join(siteDir, '..'), encoding: 'utf8' });
+      expect(ignored.trim().split('\n')).toEqual(paths);
+    },
+  );
+
+  it.each(synced.map((source) => [source.section, source]))(
+    'the sidebar names the pages the build writes for the synced section %s',
+    (section, source) => {
+      const handWritten = source.pages
+        ? readdirSync(join(siteDir, source.pages)).map((name) => name.replace(/\.md$/, ''))
+        : [];
+      const ids = sidebarIds(sidebars.tutorialSidebar).filter((id) => id.startsWith(`${section}/`));
+      expect(ids.sort()).toEqual(
+        ['README', 'CHANGELOG', 'LICENSE', ...handWritten].map((name) => `${section}/${name}`).sort(),
+      );
+    },
+  );
 
   it.each(docs.map((doc) => [doc.id, doc]))('%s has a title and a description', (_, doc) => {
     expect(doc.frontMatter).toMatch(/^title: \S/m);
@@ -97,7 +134,6 @@ describe('the docs content', () => {
   it.each([
     ['player-manager-mono/', '4.2.0'],
     ['ui-toolkit-mono/', '2.3.1'],
-    ['Norigin-Spatial-Navigation/', '2.1.0'],
     ['layout-engine/', '1.8.0'],
   ])('every changelog under %s is at the current version %s', (prefix, version) => {
     const owned = changelogs.filter((doc) => doc.id.startsWith(prefix));

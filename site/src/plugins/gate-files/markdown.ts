@@ -295,6 +295,9 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
   return written;
 }
 
+/** A page of an older release of a synced package: its version is a folder of the path. */
+const OLDER_RELEASE = /\/\d+\.\d+\.\d+(\/|$)/;
+
 /** The heading a page is listed under in `llms.txt`: its section's label. */
 function sectionLabel(permalink: string): { order: number; label: string } {
   const section = sectionOf(permalink);
@@ -323,7 +326,10 @@ export async function writeLlmsFragments(buildDir: string, pages: readonly Markd
       sections.set(section.label, [...(sections.get(section.label) ?? []), line]);
     }
     const index = [...sections].map(([label, lines]) => `## ${label}\n\n${lines.join('\n')}\n`).join('\n');
+    // An older release of a synced package (`/docs/<section>/2.3.0/`) is listed, not repeated
+    // in full: llms-full.txt carries each package at its newest.
     const full = mine
+      .filter(({ page }) => !OLDER_RELEASE.test(page.permalink))
       .map(({ page }) => `${page.markdown.trim()}\n\nSource: ${markdownUrl(page.permalink)}\n`)
       .join('\n---\n\n');
     const dir = join(buildDir, llmsDir(unit.id));

@@ -26,6 +26,8 @@ export interface SearchPage {
 /** Pages worth finding: docs, blog posts and Markdown pages, not listings or generated indexes. */
 export function isSearchable(html: string): boolean {
   const classes = /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1] ?? '';
+  // An older version of a synced package (`…/2.3.0/README`) would repeat its newest's pages.
+  if (/\bdocs-doc-id-\S*\/\d+\.\d+\.\d+\//.test(classes)) return false;
   return /\bdocs-doc-id-|\bblog-post-page\b|\bmdx-page\b/.test(classes);
 }
 

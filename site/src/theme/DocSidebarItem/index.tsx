@@ -5,16 +5,39 @@ import type DocSidebarItemType from '@theme/DocSidebarItem';
 import type { WrapperProps } from '@docusaurus/types';
 
 import { sidebarItemMark } from '@site/src/access/item-marks';
+import { useChosenVersions, usePackages } from '@site/src/packages/usePackages';
+import { packageOfHref, preferredHref } from '@site/src/packages/versions';
 
 type Props = WrapperProps<typeof DocSidebarItemType>;
 
 // (CUSTOM) Marks the item with who may open it, so the access styles hide it from readers
 // outside those groups (a category shows while anything in it may be opened) and lock it
-// for signed-out visitors.
+// for signed-out visitors. A synced package's entry leads to the version the reader chose
+// in its version menu (after hydration: the server knows no choice).
 export default function DocSidebarItemWrapper({ item, ...props }: Props): React.JSX.Element {
+  const packages = usePackages();
   const marked = useMemo(() => {
     const mark = sidebarItemMark(item);
     return mark === null ? item : { ...item, className: clsx(item.className, mark) };
   }, [item]);
+  const href = 'href' in marked ? marked.href : undefined;
+  if (href && packageOfHref(href, packages)) {
+    return <PackageEntry item={marked} packages={packages} {...props} />;
+  }
   return <DocSidebarItem item={marked} {...props} />;
+}
+
+/** A synced package's entry: its link follows the reader's chosen version. */
+function PackageEntry({
+  item,
+  packages,
+  ...props
+}: Props & { packages: ReturnType<typeof usePackages> }): React.JSX.Element {
+  const chosen = useChosenVersions(packages);
+  const href = 'href' in item && item.href ? preferredHref(item.href, packages, chosen) : undefined;
+  const withHref = useMemo(
+    () => (href && 'href' in item && href !== item.href ? { ...item, href } : item),
+    [item, href],
+  );
+  return <DocSidebarItem item={withHref} {...props} />;
 }

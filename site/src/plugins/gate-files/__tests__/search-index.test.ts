@@ -5,6 +5,12 @@ import { canonicalPath, isSearchable } from '../search-index';
 describe('which pages the search indexes', () => {
   it.each([
     ['a doc', 'docs-wrapper plugin-docs docs-doc-page docs-doc-id-layout-engine/README', true],
+    ['the newest release of a synced package', 'docs-doc-page docs-doc-id-Norigin-Spatial-Navigation/README', true],
+    [
+      'an older release of a synced package',
+      'docs-doc-page docs-doc-id-Norigin-Spatial-Navigation/2.3.0/README',
+      false,
+    ],
     ['a blog post', 'blog-wrapper blog-post-page plugin-blog', true],
     ['a Markdown page', 'mdx-wrapper mdx-page plugin-pages', true],
     ['a generated category index', 'docs-wrapper plugin-docs docs-version-current docs-doc-page', false],

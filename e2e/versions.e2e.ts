@@ -1,0 +1,97 @@
+// The open Norigin Spatial Navigation section, made from the real package on the npm
+// registry (site/sources.yaml, `npm run sync`): its newest release at the section's path,
+// every other minor line's newest under its version, and the version menu that moves
+// between them and remembers the reader's choice.
+import { expect, hydrated, test } from './fixtures';
+
+const section = '/docs/Norigin-Spatial-Navigation/';
+const key = 'docs-preferred-version-norigin-spatial-navigation';
+
+test.describe('a synced package in versions', () => {
+  test("shows the package's own README for its newest release and for 2.3.0", async ({ page }) => {
+    await page.goto(section);
+    const main = page.getByRole('main');
+    await expect(page.getByRole('heading', { level: 1, name: 'Norigin Spatial Navigation' })).toBeVisible();
+    await expect(main).toContainText(
+      /README of @noriginmedia\/norigin-spatial-navigation 3\.\d+\.\d+, published on .*, the newest release/,
+    );
+    await expect(main.getByRole('heading', { name: 'Supported Devices' })).toBeVisible();
+    await expect(main.getByRole('note')).toHaveCount(0);
+
+    const response = await page.goto(`${section}2.3.0/`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'Norigin Spatial Navigation 2.3.0' })).toBeVisible();
+    await expect(main).toContainText('README of @noriginmedia/norigin-spatial-navigation 2.3.0');
+    // The 2.x README documents the hook itself.
+    await expect(main.getByRole('heading', { name: /^useFocusable/ }).first()).toBeVisible();
+    const banner = main
+      .getByRole('note')
+      .filter({ hasText: 'This is the documentation of Norigin Spatial Navigation 2.3.0' });
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole('link')).toHaveAttribute('href', section);
+  });
+
+  test('lists every published release with its date, linked to the docs of its line', async ({ page }) => {
+    await page.goto(`${section}CHANGELOG`);
+    const releases = page.getByRole('main').getByRole('heading', { level: 2 });
+    expect(await releases.count()).toBeGreaterThanOrEqual(24);
+    await expect(releases.filter({ hasText: /^2\.3\.0 - \d{4}-\d{2}-\d{2}\b/ })).toHaveCount(1);
+    await expect(page.getByRole('main').getByRole('link', { name: 'Documentation of 2.3.0' })).toHaveAttribute(
+      'href',
+      `${section}2.3.0/`,
+    );
+  });
+
+  test('the version menu leads to the same page in another version and the choice holds on the next visit', async ({
+    page,
+  }) => {
+    await page.goto(`${section}2.3.0/`);
+    await hydrated(page);
+    const navbar = page.getByRole('navigation', { name: 'Main' });
+    const menu = navbar.getByRole('button', { name: /version 2\.3\.0: choose another/ });
+    await menu.hover();
+    await navbar.getByRole('link', { name: /\(newest\)$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`${section}$`));
+    await expect(page.getByRole('main').getByRole('note')).toHaveCount(0);
+    expect(await page.evaluate((name) => localStorage.getItem(name), key)).toMatch(/^3\.\d+\.\d+$/);
+
+    // From the newest release's history page, 2.3.0 has no such page: its landing page, then.
+    await page.goto(`${section}CHANGELOG`);
+    await hydrated(page);
+    await navbar.getByRole('button', { name: /choose another/ }).hover();
+    await navbar.getByRole('link', { name: '2.3.0', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${section}2\\.3\\.0/$`));
+    expect(await page.evaluate((name) => localStorage.getItem(name), key)).toBe('2.3.0');
+
+    // The next visit: the section's entry in the sidebar leads to the chosen version.
+    await page.goto('/docs/');
+    await hydrated(page);
+    const sidebar = page.getByRole('navigation', { name: 'Docs sidebar' });
+    await sidebar.getByRole('button', { name: "Expand sidebar category 'Navigation and Layout'" }).click();
+    const entry = sidebar.getByRole('link', { name: 'Norigin Spatial Navigation', exact: true });
+    await expect(entry).toHaveAttribute('href', `${section}2.3.0/`);
+    await entry.click();
+    await expect(page).toHaveURL(new RegExp(`${section}2\\.3\\.0/$`));
+  });
+
+  test("gives assistants each version's Markdown, lists every version in llms.txt and the newest in full", async ({
+    request,
+  }) => {
+    const older = await request.get(`${section}2.3.0.md`);
+    expect(older.status()).toBe(200);
+    expect(await older.text()).toContain('README of `@noriginmedia/norigin-spatial-navigation` **2.3.0**');
+    const index = await (await request.get('/llms.txt')).text();
+    expect(index).toContain('[Norigin Spatial Navigation 2.3.0](/docs/Norigin-Spatial-Navigation/2.3.0.md)');
+    const full = await (await request.get('/llms-full.txt')).text();
+    expect(full).toMatch(/README of `@noriginmedia\/norigin-spatial-navigation` \*\*3\.\d+\.\d+\*\*/);
+    expect(full).not.toContain('**2.3.0**');
+  });
+
+  test('shows no version menu outside a synced package', async ({ page }) => {
+    await page.goto('/docs/');
+    await hydrated(page);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /choose another/ }),
+    ).toHaveCount(0);
+  });
+});

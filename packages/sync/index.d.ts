@@ -1,0 +1,76 @@
+export const DEFAULT_FILES: string[];
+
+export interface Source {
+  id: string;
+  kind: 'npm' | 'git' | 'local';
+  section: string;
+  title: string;
+  package?: string;
+  repository?: string;
+  tags?: string;
+  versions?: string;
+  pick?: 'all' | 'newest-per-minor' | 'newest-per-major';
+  files?: string[];
+  pages?: string;
+  path?: string;
+  front_matter?: Record<string, unknown>;
+}
+
+export interface LoadedSources {
+  file: string;
+  sources: Source[];
+  hash: string;
+}
+
+export class SourcesError extends Error {}
+
+export function loadSources(file: string, options: { siteDir: string }): LoadedSources;
+export function pickVersions(
+  versions: string[],
+  source: { versions: string; pick: 'all' | 'newest-per-minor' | 'newest-per-major' },
+): string[];
+export function versionOfTag(tag: string, pattern: string): string | undefined;
+
+export interface CachedVersion {
+  version: string;
+  date: string | null;
+  tag?: string;
+  dir: string;
+  files: string[];
+  manifest: {
+    name?: string;
+    description?: string;
+    license?: string;
+    homepage?: string;
+    repository?: string;
+    peerDependencies?: Record<string, string>;
+  };
+}
+
+export interface CachedSource {
+  kind: 'npm' | 'git' | 'local';
+  package?: string;
+  repository?: string;
+  path?: string;
+  fetchedAt?: string;
+  offline?: boolean;
+  error?: string;
+  releases?: { version: string; date: string | null }[];
+  versions?: CachedVersion[];
+}
+
+export interface SyncState {
+  sourcesHash: string;
+  syncedAt: string;
+  offline: boolean;
+  sources: Record<string, CachedSource>;
+}
+
+export function readState(cacheDir: string): SyncState | undefined;
+export function npmSettings(root: string, env?: NodeJS.ProcessEnv): Record<string, string>;
+export function sync(
+  loaded: LoadedSources,
+  options: { cacheDir: string; root: string; only?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv },
+): Promise<SyncState>;
+export function isCurrent(state: SyncState | undefined, loaded: LoadedSources): state is SyncState;
+export function folderBytes(dir: string): number;

@@ -1,0 +1,271 @@
+/**
+ * Writes the pages of each synced package section into site/docs/<section>/ from the content
+ * cache (`npm run sync`): the newest version at the section's path, every other published
+ * version at `<section>/<version>/`, the release history at `<section>/CHANGELOG`, the
+ * licence, and the hand-written pages the source names for what the package does not carry.
+ * The folder is the build's output, never written by hand (it is in .gitignore).
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+
+import type { CachedSource, CachedVersion, Source } from '@portal/sync';
+import { stringify } from 'yaml';
+
+import { packageMarkdown, repositoryWeb } from './readme';
+
+export type { CachedSource, CachedVersion, Source };
+
+/** What the version picker knows of a package (global data of `portal-package-sources`). */
+export interface PackageVersions {
+  id: string;
+  title: string;
+  /** `/docs/Norigin-Spatial-Navigation/` */
+  basePath: string;
+  latest: string;
+  /** Newest first; `path` ends with a slash; `pages` are paths below it (`''` is the landing page). */
+  versions: { version: string; date: string | null; path: string; pages: string[] }[];
+}
+
+const SIDEBAR = 'tutorialSidebar';
+
+function day(date: string | null): string {
+  return date ? date.slice(0, 10) : 'undated';
+}
+
+function longDay(date: string | null): string {
+  return date
+    ? new Date(date).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+    : 'an unknown date';
+}
+
+function page(frontMatter: Record<string, unknown>, body: string): string {
+  return `---\n${stringify(frontMatter, { lineWidth: 0 }).trimEnd()}\n---\n\n${body.trim()}\n`;
+}
+
+function isMarkdown(path: string): boolean {
+  return /\.(md|markdown)$/i.test(path);
+}
+
+/** The page a release file becomes, relative to the version's folder (`CHANGELOG.md` → the section's history). */
+function releasePages(version: CachedVersion): Map<string, string> {
+  const pages = new Map<string, string>();
+  for (const file of version.files) {
+    if (/^readme(\.(md|markdown))?$/i.test(file)) pages.set(file, 'README.md');
+    else if (file.startsWith('docs/') && isMarkdown(file)) pages.set(file, file.replace(/\.markdown$/i, '.md'));
+  }
+  return pages;
+}
+
+function whatIs(source: Source, version: CachedVersion): string {
+  const name = version.manifest.name ?? source.package ?? source.title;
+  return source.kind === 'npm' ? `\`${name}\`` : `${source.title} (${source.repository})`;
+}
+
+/** Everything the section's folder holds, as paths relative to it, and the picker's data. */
+export function sectionPages(
+  source: Source,
+  cached: CachedSource,
+  { cacheDir, siteDir }: { cacheDir: string; siteDir: string },
+): { files: Map<string, string | { copyFrom: string }>; versions: PackageVersions } {
+  const files = new Map<string, string | { copyFrom: string }>();
+  const versions = cached.versions ?? [];
+  const latest = versions[0];
+  if (!latest) throw new Error(`${source.id}: the content cache holds no version; run npm run sync.`);
+  const basePath = `/docs/${source.section}/`;
+  const overlay = source.pages ? join(siteDir, source.pages) : undefined;
+  const overlayPages = overlay && existsSync(overlay) ? readdirSync(overlay).filter(isMarkdown) : [];
+  const picker: PackageVersions = {
+    id: source.id,
+    title: source.title,
+    basePath,
+    latest: latest.version,
+    versions: [],
+  };
+
+  for (const version of versions) {
+    const folder = version === latest ? '' : `${version.version}/`;
+    const mapping = releasePages(version);
+    const repository = repositoryWeb(version.manifest.repository ?? source.repository);
+    let homepageOrigin: string | undefined;
+    try {
+      homepageOrigin = version.manifest.homepage ? new URL(version.manifest.homepage).origin : undefined;
+    } catch {
+      homepageOrigin = undefined;
+    }
+    const pathsHere: string[] = [];
+    for (const [file, target] of mapping) {
+      const text = readFileSync(join(cacheDir, version.dir, file), 'utf8');
+      const here = posix.dirname(target);
+      const pageFor = (link: string): string | undefined => {
+        const wanted = posix.normalize(posix.join(posix.dirname(file), link));
+        const base = wanted.toLowerCase().replace(/\.(md|markdown|txt)$/, '');
+        if (base === 'changelog') return posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`) || 'CHANGELOG.md';
+        if (base === 'license') return posix.relative(here, `${folder ? '../' : ''}LICENSE.md`) || 'LICENSE.md';
+        const overlayHit = overlayPages.find((name) => name.toLowerCase().replace(/\.md$/, '') === base);
+        if (overlayHit) return posix.relative(here, `${folder ? '../' : ''}${overlayHit}`);
+        const target2 = mapping.get(wanted);
+        return target2 ? posix.relative(here, target2) || posix.basename(target2) : undefined;
+      };
+      const blob = repository
+        ? `${repository}/blob/${version.tag ?? (source.kind === 'npm' ? `v${version.version}` : 'HEAD')}`
+        : undefined;
+      const converted = packageMarkdown(text, { pageFor, repositoryBlob: blob, homepageOrigin });
+      const isLanding = target === 'README.md';
+      const title = isLanding
+        ? folder
+          ? `${source.title} ${version.version}`
+          : source.title
+        : (converted.title ?? posix.basename(target, '.md'));
+      const lead = isLanding
+        ? [
+            `This is the README of ${whatIs(source, version)} **${version.version}**, published on ${longDay(version.date)}${
+              version === latest ? ', the newest release' : ''
+            }, as the package carries it.`,
+            version.manifest.license ? `Licence: ${version.manifest.license}.` : '',
+            version.manifest.peerDependencies && Object.keys(version.manifest.peerDependencies).length
+              ? `Peer dependencies: ${Object.entries(version.manifest.peerDependencies)
+                  .map(([name, range]) => `\`${name}\` ${range}`)
+                  .join(', ')}.`
+              : '',
+            `Every release and its date: [release history](${posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`)}).`,
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : '';
+      const frontMatter: Record<string, unknown> = {
+        title,
+        ...(isLanding && !folder ? { sidebar_label: 'Overview' } : {}),
+        description:
+          `${version.manifest.description ?? source.title}${folder ? ` (version ${version.version})` : ''}`.slice(
+            0,
+            300,
+          ),
+        ...(isLanding ? (source.front_matter ?? {}) : {}),
+        ...(folder || !isLanding ? { displayed_sidebar: SIDEBAR, pagination_prev: null, pagination_next: null } : {}),
+        package: source.id,
+        package_version: version.version,
+      };
+      if (isLanding && folder) frontMatter.sidebar_label = version.version;
+      files.set(`${folder}${target}`, page(frontMatter, `${lead}\n\n${converted.markdown}`));
+      pathsHere.push(target === 'README.md' ? '' : target.replace(/(README)?\.md$/, ''));
+    }
+    if (!mapping.has('README.md') && ![...mapping.values()].includes('README.md')) {
+      files.set(
+        `${folder}README.md`,
+        page(
+          {
+            title: folder ? `${source.title} ${version.version}` : source.title,
+            ...(source.front_matter ?? {}),
+            package: source.id,
+            package_version: version.version,
+          },
+          `Release ${version.version} of ${whatIs(source, version)} carries no README.`,
+        ),
+      );
+      pathsHere.push('');
+    }
+    picker.versions.push({
+      version: version.version,
+      date: version.date,
+      path: basePath + folder,
+      pages: pathsHere.sort(),
+    });
+  }
+
+  // The release history: every published version, newest first, in the changelog format the
+  // home page's "What's new" reads (site/CONTENT.md), each linked to the docs of its line.
+  const documented = new Map(picker.versions.map((entry) => [entry.version, entry.path]));
+  const lineOf = (version: string) => version.split('.').slice(0, 2).join('.');
+  const releases = cached.releases ?? versions.map(({ version, date }) => ({ version, date }));
+  const history = releases.map(({ version, date }) => {
+    const own = documented.get(version);
+    const line = own ? undefined : picker.versions.find((entry) => lineOf(entry.version) === lineOf(version));
+    const link = (path: string) => posix.join(posix.relative(basePath, path), 'README.md');
+    const docs = own
+      ? `[Documentation of ${version}](${link(own)}).`
+      : line
+        ? `Documented with the newest release of its line, [${line.version}](${link(line.path)}).`
+        : 'Outside the range of versions this portal documents.';
+    return `## ${version} - ${day(date)}\n\nPublished on ${longDay(date)}. ${docs}`;
+  });
+  const name = source.package ?? source.title;
+  files.set(
+    'CHANGELOG.md',
+    page(
+      {
+        title: `${source.title} changelog`,
+        sidebar_label: 'Changelog',
+        description: `Every published release of ${name}, from ${releases.at(-1)?.version} to ${releases[0]?.version}, with its date.`,
+        package: source.id,
+      },
+      `Every release of \`${name}\` ${source.kind === 'npm' ? 'published on its registry' : `tagged in ${source.repository}`}, newest first, with the date ${source.kind === 'npm' ? 'the registry gives' : 'of its tag'}. The newest release of each minor line has its documentation here; use the version menu in the navigation bar to move between them.\n\n${history.join('\n\n')}`,
+    ),
+  );
+
+  // The licence: the newest release's text, or the newest that carries one, or its identifier.
+  const withLicence = versions.find((version) => version.files.some((file) => /^licen[cs]e(\.(md|txt))?$/i.test(file)));
+  const licenceFile = withLicence?.files.find((file) => /^licen[cs]e(\.(md|txt))?$/i.test(file));
+  const licenceText =
+    withLicence && licenceFile ? readFileSync(join(cacheDir, withLicence.dir, licenceFile), 'utf8').trim() : '';
+  const identifier = latest.manifest.license;
+  files.set(
+    'LICENSE.md',
+    page(
+      {
+        title: `${source.title} licence`,
+        sidebar_label: 'License',
+        description: `The licence of ${name}${identifier ? `: ${identifier}` : ''}.`,
+        package: source.id,
+      },
+      [
+        identifier ? `${latest.version} is published under the **${identifier}** licence (its \`package.json\`).` : '',
+        licenceText
+          ? `${withLicence === latest ? 'Its' : `${latest.version} carries no licence file; ${withLicence?.version}, the newest release that does, carries this`} text:\n\n\`\`\`text\n${licenceText.replace(/```/g, "'''")}\n\`\`\``
+          : 'No release in the range documented here carries a licence file.',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    ),
+  );
+  for (const name of overlayPages) files.set(name, { copyFrom: join(overlay as string, name) });
+  return { files, versions: picker };
+}
+
+function* walk(dir: string, prefix = ''): Generator<string> {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) yield* walk(join(dir, entry.name), path);
+    else yield path;
+  }
+}
+
+/** Writes the section's files, leaving unchanged ones untouched (the dev server watches them) and removing the rest. */
+export function writeSection(
+  dir: string,
+  files: Map<string, string | { copyFrom: string }>,
+): { written: number; removed: number } {
+  let written = 0;
+  let removed = 0;
+  for (const path of walk(dir)) {
+    if (!files.has(path)) {
+      rmSync(join(dir, path));
+      removed += 1;
+    }
+  }
+  for (const [path, content] of files) {
+    const target = join(dir, path);
+    const text = typeof content === 'string' ? content : readFileSync(content.copyFrom, 'utf8');
+    if (existsSync(target) && readFileSync(target, 'utf8') === text) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    if (typeof content === 'string') writeFileSync(target, text);
+    else copyFileSync(content.copyFrom, target);
+    written += 1;
+  }
+  // Folders a removed version left empty.
+  for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+    if (entry.isDirectory() && [...walk(join(dir, entry.name))].length === 0)
+      rmSync(join(dir, entry.name), { recursive: true });
+  }
+  return { written, removed };
+}

@@ -1,0 +1,40 @@
+import Link from '@docusaurus/Link';
+import { useLocation } from '@docusaurus/router';
+import DocVersionBanner from '@theme-original/DocVersionBanner';
+import type DocVersionBannerType from '@theme/DocVersionBanner';
+import type { WrapperProps } from '@docusaurus/types';
+
+import { usePackages } from '@site/src/packages/usePackages';
+import { pathIn, placeOf, rememberVersion } from '@site/src/packages/versions';
+
+type Props = WrapperProps<typeof DocVersionBannerType>;
+
+// (CUSTOM) A page of an older version of a synced package says so, and where the same page
+// is in the newest; rendered on the server, so it moves nothing when the page starts.
+export default function DocVersionBannerWrapper(props: Props): React.JSX.Element {
+  const { pathname } = useLocation();
+  const packages = usePackages();
+  // Also rendered by generated category pages, outside any doc: the path alone says where it is.
+  const place = placeOf(pathname, packages);
+  const older = place && place.version.version !== place.pkg.latest ? place : null;
+  return (
+    <>
+      {older && (
+        <div className="alert alert--warning margin-bottom--md" role="note">
+          This is the documentation of {older.pkg.title} <strong>{older.version.version}</strong>. The newest release is{' '}
+          <Link
+            to={pathIn(older, older.pkg.latest)}
+            onClick={() => {
+              rememberVersion(older.pkg, older.pkg.latest, window.localStorage);
+              window.dispatchEvent(new Event('portal:package-version'));
+            }}
+          >
+            {older.pkg.latest}
+          </Link>
+          .
+        </div>
+      )}
+      <DocVersionBanner {...props} />
+    </>
+  );
+}
