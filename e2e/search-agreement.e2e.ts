@@ -145,14 +145,16 @@ test.describe('one search on every surface', () => {
     expect(found).toBeGreaterThanOrEqual(QUERIES.length - NONSENSE.length - 2);
   });
 
-  test('the page that defines setFocus ranks first signed out, as a partner and as staff', async ({
+  // The open section is the npm package's own README since it is synced (site/sources.yaml);
+  // from 3.x that README leaves the API to the guide, which partners and staff read.
+  test('the page that defines setFocus ranks first for a partner and for staff, and is not found signed out', async ({
     page,
     baseURL,
   }) => {
     const defining = definingPage('setFocus');
     await page.goto('/docs/');
-    expect((await boxResults(page, 'setFocus', false))[0], 'signed out, search box').toBe(defining);
-    expect((await apiResults(page, 'setFocus'))[0], 'signed out, /api/search').toBe(defining);
+    expect(await boxResults(page, 'setFocus', false), 'signed out, search box').not.toContain(defining);
+    expect(await apiResults(page, 'setFocus'), 'signed out, /api/search').not.toContain(defining);
     for (const [who, reader] of [
       ['partner', partnerReader],
       ['staff', demoReader],

@@ -228,7 +228,7 @@ test.describe('a signed-out reader', () => {
       'href',
       '/login?next=%2Fdocs%2F',
     );
-    await page.getByRole('searchbox', { name: 'Search' }).fill('useFocusable');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('spatial navigation');
     const links = results(page).locator('a');
     await expect(links.first()).toBeVisible();
     const hrefs = await links.evaluateAll((anchors) =>

@@ -16,7 +16,7 @@ const nav: PackageVersions = {
   basePath: '/docs/Nav/',
   latest: '3.3.0',
   versions: [
-    { version: '3.3.0', date: null, path: '/docs/Nav/', pages: ['', 'docs/setup'] },
+    { version: '3.3.0', date: null, path: '/docs/Nav/', pages: ['', 'CHANGELOG', 'docs/setup'] },
     { version: '2.3.0', date: null, path: '/docs/Nav/2.3.0/', pages: ['', 'docs/setup', 'docs/legacy'] },
     { version: '1.0.5', date: null, path: '/docs/Nav/1.0.5/', pages: [''] },
   ],
@@ -52,6 +52,11 @@ describe('where a page is among the versions of its package', () => {
     expect(placeOf('/docs/Nav/2.3.0/', [nav])).toMatchObject({ version: { version: '2.3.0' }, page: '' });
     expect(placeOf('/docs/Nav/CHANGELOG', [nav])).toMatchObject({ version: { version: '3.3.0' }, page: 'CHANGELOG' });
     expect(placeOf('/docs/Nav', [nav])).toMatchObject({ version: { version: '3.3.0' }, page: '' });
+    expect(placeOf('/docs/nav/changelog/', [nav])).toMatchObject({ version: { version: '3.3.0' }, page: 'CHANGELOG' });
+    expect(placeOf('/docs/NAV/2.3.0/DOCS/SETUP', [nav])).toMatchObject({
+      version: { version: '2.3.0' },
+      page: 'docs/setup',
+    });
     expect(placeOf('/docs/Navigator/', [nav])).toBeNull();
     expect(placeOf('/docs/layout-engine/', [nav])).toBeNull();
   });
@@ -62,6 +67,7 @@ describe('where a page is among the versions of its package', () => {
     expect(pathIn(setup, '1.0.5')).toBe('/docs/Nav/1.0.5/');
     expect(pathIn(at('/docs/Nav/2.3.0/docs/legacy'), '3.3.0')).toBe('/docs/Nav/');
     expect(pathIn(at('/docs/Nav/CHANGELOG'), '2.3.0')).toBe('/docs/Nav/2.3.0/');
+    expect(pathIn(at('/docs/nav/changelog'), '3.3.0')).toBe('/docs/Nav/CHANGELOG');
   });
 });
 

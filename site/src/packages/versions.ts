@@ -9,7 +9,7 @@ export type { PackageVersions };
 
 export interface PackagePlace {
   pkg: PackageVersions;
-  /** The version whose pages the path is in; section pages (the release history) count as the newest's. */
+  /** The version whose pages the path is in; the section's own pages (the release history) are the newest's. */
   version: PackageVersions['versions'][number];
   /** The path below the version's folder (`''` for its landing page). */
   page: string;
@@ -20,16 +20,23 @@ export function preferenceKey(id: string): string {
   return `docs-preferred-version-${id}`;
 }
 
+/**
+ * The package and version a path is in. Paths match whatever their case and trailing slash
+ * (the gate serves `/docs/x/changelog/` as `/docs/X/CHANGELOG`), and the page is the
+ * version's own spelling where it has one, so a page renders the same on the server and
+ * in the browser.
+ */
 export function placeOf(pathname: string, packages: readonly PackageVersions[]): PackagePlace | null {
-  const path = pathname.endsWith('/') ? pathname : `${pathname}/`;
-  const pkg = packages.find((candidate) => path.startsWith(candidate.basePath));
+  const path = (pathname.endsWith('/') ? pathname : `${pathname}/`).toLowerCase();
+  const pkg = packages.find((candidate) => path.startsWith(candidate.basePath.toLowerCase()));
   if (!pkg) return null;
   // The longest folder that holds the path: /docs/x/2.3.0/ before /docs/x/.
   const version = [...pkg.versions]
-    .filter((candidate) => path.startsWith(candidate.path))
+    .filter((candidate) => path.startsWith(candidate.path.toLowerCase()))
     .sort((a, b) => b.path.length - a.path.length)[0];
   if (!version) return null;
-  const page = pathname.slice(version.path.length).replace(/\/$/, '');
+  const typed = pathname.slice(version.path.length).replace(/\/$/, '');
+  const page = version.pages.find((candidate) => candidate.toLowerCase() === typed.toLowerCase()) ?? typed;
   return { pkg, version, page };
 }
 
@@ -37,7 +44,8 @@ export function placeOf(pathname: string, packages: readonly PackageVersions[]):
 export function pathIn(place: PackagePlace, version: string): string {
   const target = place.pkg.versions.find((candidate) => candidate.version === version);
   if (!target) return place.pkg.basePath;
-  return target.pages.includes(place.page) ? target.path + place.page : target.path;
+  const page = target.pages.find((candidate) => candidate.toLowerCase() === place.page.toLowerCase());
+  return page === undefined ? target.path : target.path + page;
 }
 
 /** The version stored as the reader's choice, when the package still has it. */

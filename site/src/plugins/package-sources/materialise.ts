@@ -228,6 +228,15 @@ export function sectionPages(
     ),
   );
   for (const name of overlayPages) files.set(name, { copyFrom: join(overlay as string, name) });
+  // The section's own pages live beside the newest version's: the version menu keeps a reader on them.
+  const newest = picker.versions[0];
+  if (newest)
+    newest.pages = [
+      ...newest.pages,
+      'CHANGELOG',
+      'LICENSE',
+      ...overlayPages.map((name) => name.replace(/\.md$/, '')),
+    ].sort();
   return { files, versions: picker };
 }
 

@@ -118,7 +118,12 @@ describe("a synced package's section", () => {
       basePath: '/docs/nav/',
       latest: '3.0.0',
       versions: [
-        { version: '3.0.0', date: '2025-03-01T10:00:00.000Z', path: '/docs/nav/', pages: ['', 'docs/setup'] },
+        {
+          version: '3.0.0',
+          date: '2025-03-01T10:00:00.000Z',
+          path: '/docs/nav/',
+          pages: ['', 'CHANGELOG', 'CONTRIBUTING', 'LICENSE', 'docs/setup'],
+        },
         { version: '2.1.0', date: '2025-02-01T10:00:00.000Z', path: '/docs/nav/2.1.0/', pages: [''] },
       ],
     });
