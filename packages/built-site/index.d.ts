@@ -49,3 +49,6 @@ export declare function pageRoute(url: string): string;
 export declare function searchDir(unit: string): string;
 /** Where an access unit's `llms.txt` fragments lie: `llms/<unit>/index.md` and `llms/<unit>/full.md`. */
 export declare function llmsDir(unit: string): string;
+
+/** Is this a page (path or doc id) of an older release of a synced package: `/docs/X/2.3.0/`. */
+export function isOlderRelease(path: string): boolean;

@@ -47,6 +47,17 @@ export function pageRoute(url) {
  * @param {string} unit
  * @returns {string}
  */
+/**
+ * Is this a page of an older release of a synced package (site/sources.yaml)? Its version
+ * is a folder of its path or doc id (`/docs/X/2.3.0/`, `X/2.3.0/README`). Such pages are
+ * listed for assistants but left out of the search and of llms-full.txt, which carry each
+ * package at its newest.
+ * @param {string} path
+ */
+export function isOlderRelease(path) {
+  return /\/\d+\.\d+\.\d+(\/|$)/.test(path);
+}
+
 export const searchDir = (unit) => `search/${unit}`;
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { markdownUrl, pageOfMarkdown, pageRoute } from './index.js';
+import { isOlderRelease, markdownUrl, pageOfMarkdown, pageRoute } from './index.js';
 
 describe('the .md address of a page', () => {
   it.each([
@@ -29,5 +29,19 @@ describe('the route of a page file', () => {
     ['/404.html', '/404'],
   ])('%s answers %s', (file, route) => {
     expect(pageRoute(file)).toBe(route);
+  });
+});
+
+describe('a page of an older release of a synced package', () => {
+  it.each([
+    ['/docs/Norigin-Spatial-Navigation/2.3.0/', true],
+    ['/docs/Norigin-Spatial-Navigation/2.3.0', true],
+    ['Norigin-Spatial-Navigation/2.3.0/README', true],
+    ['/docs/Norigin-Spatial-Navigation/', false],
+    ['/docs/Norigin-Spatial-Navigation/CHANGELOG', false],
+    ['/docs/player-manager-mono/packages/player-adapter-dash.js/', false],
+    ['/blog/2025/09/16/release-4.2.0', false],
+  ])('%s: %s', (path, older) => {
+    expect(isOlderRelease(path)).toBe(older);
   });
 });

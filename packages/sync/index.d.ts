@@ -73,4 +73,3 @@ export function sync(
   options: { cacheDir: string; root: string; only?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<SyncState>;
 export function isCurrent(state: SyncState | undefined, loaded: LoadedSources): state is SyncState;
-export function folderBytes(dir: string): number;

@@ -3,17 +3,7 @@
 // they do for npm), git repositories at their tags, and nothing for local folders. A
 // version already in the cache is not fetched again.
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -335,12 +325,4 @@ export async function sync(loaded, { cacheDir, root, only, log = () => {}, env =
 export function isCurrent(state, loaded) {
   if (!state || state.sourcesHash !== loaded.hash) return false;
   return loaded.sources.every((source) => source.kind === 'local' || state.sources?.[source.id]?.versions?.length);
-}
-
-/** The size of a cache folder in bytes (for the sync's report). */
-export function folderBytes(dir) {
-  let total = 0;
-  if (!existsSync(dir)) return 0;
-  for (const path of walk(dir)) total += statSync(join(dir, path)).size;
-  return total;
 }

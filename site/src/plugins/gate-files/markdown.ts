@@ -17,7 +17,7 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 
 import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
-import { llmsDir, markdownUrl } from '@portal/built-site';
+import { isOlderRelease, llmsDir, markdownUrl } from '@portal/built-site';
 
 const ADMONITIONS: Record<string, string> = {
   note: 'Note',
@@ -295,9 +295,6 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
   return written;
 }
 
-/** A page of an older release of a synced package: its version is a folder of the path. */
-const OLDER_RELEASE = /\/\d+\.\d+\.\d+(\/|$)/;
-
 /** The heading a page is listed under in `llms.txt`: its section's label. */
 function sectionLabel(permalink: string): { order: number; label: string } {
   const section = sectionOf(permalink);
@@ -326,10 +323,9 @@ export async function writeLlmsFragments(buildDir: string, pages: readonly Markd
       sections.set(section.label, [...(sections.get(section.label) ?? []), line]);
     }
     const index = [...sections].map(([label, lines]) => `## ${label}\n\n${lines.join('\n')}\n`).join('\n');
-    // An older release of a synced package (`/docs/<section>/2.3.0/`) is listed, not repeated
-    // in full: llms-full.txt carries each package at its newest.
+    // An older release of a synced package is listed, not repeated in full.
     const full = mine
-      .filter(({ page }) => !OLDER_RELEASE.test(page.permalink))
+      .filter(({ page }) => !isOlderRelease(page.permalink))
       .map(({ page }) => `${page.markdown.trim()}\n\nSource: ${markdownUrl(page.permalink)}\n`)
       .join('\n---\n\n');
     const dir = join(buildDir, llmsDir(unit.id));

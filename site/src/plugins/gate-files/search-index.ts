@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { accessUnits, readersOf, unitId } from '@portal/access';
-import { searchDir } from '@portal/built-site';
+import { isOlderRelease, searchDir } from '@portal/built-site';
 
 type Pagefind = typeof import('pagefind');
 
@@ -26,8 +26,9 @@ export interface SearchPage {
 /** Pages worth finding: docs, blog posts and Markdown pages, not listings or generated indexes. */
 export function isSearchable(html: string): boolean {
   const classes = /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1] ?? '';
-  // An older version of a synced package (`…/2.3.0/README`) would repeat its newest's pages.
-  if (/\bdocs-doc-id-\S*\/\d+\.\d+\.\d+\//.test(classes)) return false;
+  // An older release of a synced package would repeat its newest's pages.
+  const docId = /\bdocs-doc-id-(\S+)/.exec(classes)?.[1];
+  if (docId !== undefined && isOlderRelease(docId)) return false;
   return /\bdocs-doc-id-|\bblog-post-page\b|\bmdx-page\b/.test(classes);
 }
 
