@@ -8,6 +8,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/',
       '**/build/',
+      '**/build.next/',
+      '**/build.previous/',
       '**/dist/',
       '**/.docusaurus/',
       'e2e/test-results/',

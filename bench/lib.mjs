@@ -122,13 +122,14 @@ const GATE_FILES_PRESET = "    ['./src/plugins/gate-files/preset.ts', {} satisfi
 
 /**
  * A copy of the site's sources (no build output, no caches) at `dest`, emptied first,
- * without the gate-files plugin. It sits inside the repository, so packages resolve from
- * the root node_modules as they do for `site/`.
+ * without the gate-files plugin unless `gateFiles`. It sits inside the repository, so
+ * packages resolve from the root node_modules as they do for `site/`.
  */
-export function copySiteSources(dest) {
+export function copySiteSources(dest, { gateFiles = false } = {}) {
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
   for (const name of SITE_SOURCES) cpSync(join(root, 'site', name), join(dest, name), { recursive: true });
+  if (gateFiles) return dest;
   // Timed builds and peers are Docusaurus's work alone, as before the gate step moved into
   // the build; the generated pages match no rule of the access policy, which it enforces.
   const config = join(dest, 'docusaurus.config.ts');

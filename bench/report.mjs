@@ -275,6 +275,9 @@ function sourcesRows(r) {
     `| cold build with all ${fmt(r['sources.versions'])} synced versions, ${fmt(r['sources.build_all_pages'])} pages (\`sources.build_all_s\`) | ${fmt(r['sources.build_all_s'], ' s')} | |`,
     `| cold build with each synced package at its newest release, ${fmt(r['sources.build_newest_pages'])} pages (\`sources.build_newest_s\`) | ${fmt(r['sources.build_newest_s'], ' s')} | |`,
     `| all versions ÷ newest only (\`sources.all_vs_newest_build\`), median of ${fmt(r['sources.build_rounds'])} rounds; per round ${(r['sources.all_vs_newest_spread'] ?? []).join(', ')} | ${fmt(r['sources.all_vs_newest_build'])} | ≤ 1.25 |`,
+    `| full build, cold, with the gate-files step (\`sources.full_build_s\`) | ${fmt(r['sources.full_build_s'], ' s')} | |`,
+    `| rebuild after one package's release, with the build's caches (\`sources.release_rebuild_s\`) | ${fmt(r['sources.release_rebuild_s'], ' s')} | |`,
+    `| rebuild ÷ full build (\`sources.release_vs_full_build\`); per round ${(r['sources.release_vs_full_spread'] ?? []).join(', ')} | ${fmt(r['sources.release_vs_full_build'])} | ≤ 0.5 |`,
   ].join('\n');
 }
 

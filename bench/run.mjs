@@ -120,7 +120,7 @@ if (wanted('build')) {
 }
 if (wanted('sources')) {
   log(
-    `Package sources: a sync with nothing changed, then the build with every synced version vs the newest only × ${plan.sourcesRounds}`,
+    `Package sources: a sync with nothing changed, the build with every synced version vs the newest only, and the rebuild after a release vs a full build × ${plan.sourcesRounds}`,
   );
   Object.assign(results, await measureSources({ rounds: plan.sourcesRounds, log }));
 }

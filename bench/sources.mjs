@@ -1,7 +1,7 @@
 // The synced package sections (site/sources.yaml): a sync with nothing changed, and the cold
 // build of the portal with every version the sources publish against the same portal with
 // each synced package at its newest release only, in alternating order.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadSources, readState, sync } from '@portal/sync';
@@ -9,7 +9,7 @@ import { syncPaths } from '@portal/sync/paths';
 import { parse, stringify } from 'yaml';
 
 import { coldBuild } from './build.mjs';
-import { copySiteSources, median, round, workDir } from './lib.mjs';
+import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
 
 /** A copy of the site whose synced sources publish their newest release only, with a cache of its own. */
 function newestOnlySite(latest) {
@@ -19,6 +19,75 @@ function newestOnlySite(latest) {
   for (const source of data.sources) if (latest[source.id]) source.versions = `>=${latest[source.id]}`;
   writeFileSync(file, stringify(data));
   return dir;
+}
+
+/**
+ * Adds a release to a copy of the content cache, as a sync after a publish would: the newest
+ * version's files again under the next minor version, with a line of its own in its README,
+ * at the head of the source's versions and releases. Returns a function that takes it out.
+ */
+function addRelease(cacheDir, sourceId) {
+  const file = join(cacheDir, 'state.json');
+  const before = readFileSync(file, 'utf8');
+  const state = JSON.parse(before);
+  const source = state.sources[sourceId];
+  const newest = source.versions[0];
+  const [major, minor] = newest.version.split('.').map(Number);
+  const version = `${major}.${minor + 1}.0`;
+  const dir = newest.dir.replace(/[^/]+$/, version);
+  cpSync(join(cacheDir, newest.dir), join(cacheDir, dir), { recursive: true });
+  const readme = join(cacheDir, dir, 'README.md');
+  writeFileSync(readme, `${readFileSync(readme, 'utf8')}\n\nReleased for the benchmark as ${version}.\n`);
+  const date = new Date().toISOString();
+  source.versions.unshift({ ...newest, version, dir, date });
+  source.releases.unshift({ version, date });
+  writeFileSync(file, JSON.stringify(state, null, 2));
+  return () => {
+    writeFileSync(file, before);
+    rmSync(join(cacheDir, dir), { recursive: true, force: true });
+  };
+}
+
+/**
+ * The full build (cold, with the gate-files step, as \`npm run build\` makes what the gate
+ * serves) against the rebuild after one package's release (what scripts/rebuild.mjs runs
+ * after a release hook: the same site with its caches, into a new folder), in the same copy.
+ */
+async function measureReleaseRebuild({ rounds, log, sourceId }) {
+  const site = copySiteSources(join(workDir, 'sources-release'), { gateFiles: true });
+  const cacheDir = join(workDir, 'sources-release-cache');
+  rmSync(cacheDir, { recursive: true, force: true });
+  cpSync(syncPaths().cacheDir, cacheDir, { recursive: true });
+  const env = { PORTAL_SOURCES_CACHE: cacheDir };
+  const runs = { full: [], release: [] };
+  for (let round_ = 0; round_ < rounds; round_++) {
+    const full = await coldBuild(site, join(site, 'build'), 'faster', { env });
+    runs.full.push(full);
+    const remove = addRelease(cacheDir, sourceId);
+    try {
+      const next = join(site, 'build.next');
+      rmSync(next, { recursive: true, force: true });
+      const release = await timeCommand(process.execPath, [docusaurusBin, 'build', '--out-dir', next], {
+        cwd: site,
+        env: { PORTAL_BUNDLER: 'faster', ...env },
+        label: `docusaurus build after a release in ${site}`,
+      });
+      runs.release.push(release);
+    } finally {
+      remove();
+    }
+    log(
+      `  round ${round_ + 1}/${rounds}: full build ${(full.wallMs / 1000).toFixed(1)} s, rebuild after a release ${(runs.release.at(-1).wallMs / 1000).toFixed(1)} s`,
+    );
+  }
+  const fullS = median(runs.full.map((run) => run.wallMs)) / 1000;
+  const releaseS = median(runs.release.map((run) => run.wallMs)) / 1000;
+  return {
+    'sources.full_build_s': round(fullS, 1),
+    'sources.release_rebuild_s': round(releaseS, 1),
+    'sources.release_vs_full_build': round(releaseS / fullS, 3),
+    'sources.release_vs_full_spread': runs.release.map((run, index) => round(run.wallMs / runs.full[index].wallMs, 3)),
+  };
 }
 
 export async function measureSources({ rounds, log }) {
@@ -54,6 +123,7 @@ export async function measureSources({ rounds, log }) {
       );
     }
   }
+  const rebuild = await measureReleaseRebuild({ rounds, log, sourceId: synced[0].id });
   const allS = median(runs.all.map((run) => run.wallMs)) / 1000;
   const newestS = median(runs.newest.map((run) => run.wallMs)) / 1000;
   return {
@@ -66,5 +136,6 @@ export async function measureSources({ rounds, log }) {
     'sources.build_newest_pages': runs.newest[0]?.pages,
     'sources.all_vs_newest_build': round(allS / newestS, 3),
     'sources.all_vs_newest_spread': runs.all.map((run, index) => round(run.wallMs / runs.newest[index].wallMs, 3)),
+    ...rebuild,
   };
 }

@@ -234,3 +234,24 @@ test.describe('personal access tokens on the administration page', () => {
     await admin.context.close();
   });
 });
+
+test.describe('the package sources on the administration page', () => {
+  test('show what the content cache holds of each synced package and the build served', async ({
+    browser,
+    baseURL,
+  }) => {
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    await openAdmin(admin.page);
+    await admin.page.getByRole('tab', { name: 'Package sources' }).click();
+    const panel = admin.page.getByRole('tabpanel', { name: 'Package sources' });
+    const row = panel.getByRole('row').filter({ hasText: 'norigin-spatial-navigation' });
+    await expect(row).toContainText('@noriginmedia/norigin-spatial-navigation');
+    // The newest release of each minor line, newest first, as the section publishes them.
+    await expect(row).toContainText(/3\.3\.0, 3\.2\.1, .*2\.3\.0.*1\.0\.5/);
+    await expect(panel).toContainText(/Serving build [0-9a-f]{16} \(\d[\d,]* files\)/);
+    // The browser tests' gate has no hook secret.
+    await expect(panel).toContainText('Release hooks are off (set SOURCES_HOOK_SECRET to turn them on)');
+    await expect(panel).toContainText('No release hook has asked for a rebuild since this replica started.');
+    await admin.context.close();
+  });
+});

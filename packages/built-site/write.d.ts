@@ -11,10 +11,11 @@ export declare function listBuildFiles(dir: string): Promise<string[]>;
 /**
  * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
  * read it (`readers`; a file missing there is read by nobody and fails the write) and its
- * precompressed forms. `concurrency`: files compressed at a time (8).
+ * precompressed forms. `concurrency`: files compressed at a time (8). `compressionCache`: a
+ * folder that keeps the compressed forms between builds, by the hash of each file's bytes.
  */
 export declare function writeManifest(
   buildDir: string,
   readers: ReadonlyMap<string, Readers>,
-  options?: { concurrency?: number },
+  options?: { concurrency?: number; compressionCache?: string },
 ): Promise<Manifest>;

@@ -3,8 +3,8 @@
 // CSP hashes of the pages' inline scripts. Called by the site build's gate-files plugin and
 // by the server's tests, which make miniature builds. Build time only: its mime-types is a
 // devDependency of this package, so the gate's runtime install does not carry it.
-import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -89,17 +89,52 @@ async function mapConcurrently(items, limit, work) {
 }
 
 /**
+ * A file's brotli (quality 11) and gzip (level 9) forms. With `cacheDir`, they are kept there
+ * under the hash of the file's bytes, so a rebuild compresses only the files that changed.
+ *
+ * @param {Buffer} body
+ * @param {string} hash
+ * @param {string | undefined} cacheDir
+ * @returns {Promise<[Buffer, Buffer]>}
+ */
+async function compress(body, hash, cacheDir) {
+  const cached = cacheDir && join(cacheDir, hash);
+  if (cached) {
+    const kept = await Promise.all([readFile(cached + '.br'), readFile(cached + '.gz')]).catch(() => null);
+    if (kept) return kept;
+  }
+  const forms = await Promise.all([
+    brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gz(body, { level: 9 }),
+  ]);
+  if (cached) {
+    // Written aside and renamed: a build stopped midway leaves no half-written form behind.
+    const keep = async (/** @type {string} */ file, /** @type {Buffer} */ data) => {
+      const aside = `${file}.${randomUUID()}.tmp`;
+      await writeFile(aside, data);
+      await rename(aside, file);
+    };
+    await Promise.all([keep(cached + '.br', forms[0]), keep(cached + '.gz', forms[1])]);
+  }
+  return forms;
+}
+
+/**
  * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
  * read it (`readers`; a file missing there is read by nobody and fails the write) and its
- * precompressed forms.
+ * precompressed forms. `compressionCache`: a folder that keeps the compressed forms between
+ * builds (what this build did not use is removed from it).
  *
  * @param {string} buildDir
  * @param {ReadonlyMap<string, import('@portal/access').Readers>} readers
- * @param {{ concurrency?: number }} [options]
+ * @param {{ concurrency?: number, compressionCache?: string }} [options]
  * @returns {Promise<import('./index.js').Manifest>}
  */
-export async function writeManifest(buildDir, readers, { concurrency = 8 } = {}) {
+export async function writeManifest(buildDir, readers, { concurrency = 8, compressionCache } = {}) {
   const files = await listBuildFiles(buildDir);
+  if (compressionCache) await mkdir(compressionCache, { recursive: true });
+  /** @type {Set<string>} */
+  const used = new Set();
 
   /** @type {Record<string, import('./index.js').ManifestEntry>} */
   const entries = {};
@@ -115,25 +150,23 @@ export async function writeManifest(buildDir, readers, { concurrency = 8 } = {})
     const who = readers.get(url);
     if (who === undefined || (who !== 'public' && who.length === 0))
       throw new Error(`No readers were worked out for ${url}; refusing to guess`);
+    const digest = createHash('sha256').update(body).digest();
     /** @type {import('./index.js').ManifestEntry} */
     const entry = {
       url: entryUrl,
       file,
       contentType: contentTypeOf(url),
       size: body.length,
-      etag: '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"',
+      etag: '"' + digest.toString('base64url').slice(0, 22) + '"',
       kind: isPage ? 'page' : 'file',
       access: who === 'public' ? 'public' : 'private',
       groups: who === 'public' ? [] : [...who],
       immutable: url.startsWith('/assets/') && /\.[0-9a-f]{8,}\./.test(url),
     };
     if (compressible.test(url) && body.length > 256) {
-      const [br, gzipped] = await Promise.all([
-        brotli(body, {
-          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
-        }),
-        gz(body, { level: 9 }),
-      ]);
+      const hash = digest.toString('hex');
+      used.add(hash);
+      const [br, gzipped] = await compress(body, hash, compressionCache);
       if (br.length < body.length * 0.95) {
         await writeFile(join(buildDir, file + '.br'), br);
         entry.br = { file: file + '.br', size: br.length };
@@ -162,5 +195,8 @@ export async function writeManifest(buildDir, readers, { concurrency = 8 } = {})
   };
   if (!entries['/404.html']) throw new Error(`${buildDir} is not a Docusaurus build: it has no 404.html`);
   await writeFile(join(buildDir, MANIFEST_FILE), JSON.stringify(manifest));
+  if (compressionCache)
+    for (const name of await readdir(compressionCache))
+      if (!used.has(name.replace(/\..*$/, ''))) await rm(join(compressionCache, name), { force: true });
   return manifest;
 }

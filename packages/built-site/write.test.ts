@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -92,5 +92,37 @@ describe('inline scripts and types', () => {
     expect(contentTypeOf('/assets/js/main.3f2a9c1e.js')).toBe('text/javascript; charset=utf-8');
     expect(contentTypeOf('/assets/fonts/inter.woff2')).toBe('font/woff2');
     expect(contentTypeOf('/docs.v2/LICENSE')).toBe('application/octet-stream');
+  });
+});
+
+describe('the compressed forms kept between builds', () => {
+  it('keeps compressed forms between builds by the bytes they compress, and drops those no build uses', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'portal-compressed-'));
+    const other = page.replace('text', 'changed');
+    const readers = new Map<string, Readers>([
+      ['/404.html', 'public'],
+      ['/docs/index.html', 'public'],
+    ]);
+    const first = await build({ '404.html': page, 'docs/index.html': page });
+    await writeManifest(first, readers, { compressionCache: cache });
+    const hash = createHash('sha256').update(page).digest('hex');
+    // One pair of forms for the two identical pages.
+    expect((await readdir(cache)).sort()).toEqual([`${hash}.br`, `${hash}.gz`]);
+    expect(await readFile(join(first, 'docs/index.html.br'))).toEqual(await readFile(join(cache, `${hash}.br`)));
+
+    // The next build takes the kept form as it is (a marker stands in for it here), and
+    // compresses only the page that changed.
+    await writeFile(join(cache, `${hash}.br`), 'kept');
+    const second = await build({ '404.html': page, 'docs/index.html': other });
+    const manifest = await writeManifest(second, readers, { compressionCache: cache });
+    expect(await readFile(join(second, '404.html.br'), 'utf8')).toBe('kept');
+    expect(brotliDecompressSync(await readFile(join(second, 'docs/index.html.br'))).toString()).toBe(other);
+    expect(manifest.entries['/docs']?.br?.size).toBe((await readFile(join(second, 'docs/index.html.br'))).length);
+
+    // A build without the first page: its forms leave the cache.
+    const third = await build({ '404.html': other, 'docs/index.html': other });
+    await writeManifest(third, readers, { compressionCache: cache });
+    const otherHash = createHash('sha256').update(other).digest('hex');
+    expect((await readdir(cache)).sort()).toEqual([`${otherHash}.br`, `${otherHash}.gz`]);
   });
 });

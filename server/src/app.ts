@@ -54,7 +54,9 @@ import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.
 import { adminRoutes } from './routes/admin.js';
 import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
-import { chooseEncoding, loadSite, type Site, type SiteFile } from './site.js';
+import { chooseEncoding, LiveSite, type Site, type SiteFile } from './site.js';
+import { Rebuilds } from './sources/rebuilds.js';
+import { hookRoutes, sourceAdminRoutes } from './routes/hooks.js';
 
 export { GROUPS_HINT_COOKIE, SESSION_COOKIE };
 
@@ -123,7 +125,7 @@ function contentSecurityPolicy(config: Config, site: Site): Record<string, strin
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const site = await loadSite(config.siteDir);
+  const site = await LiveSite.open(config.siteDir);
   /** The hot path ahead of Fastify (fast-path.ts), set once the routes it stands in for are ready. */
   let fastPath: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
   const newRequestId = requestIds();
@@ -217,6 +219,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const tokenStore = sqlTokenStore(() => store.db);
   const tokens = new TokenService(() => (store.readyNow ? tokenStore : null), identity, config.session.cacheTtlSeconds);
   const search = new SiteSearch(site);
+  // A release hook's rebuild is served here first, then on every other replica through the
+  // broadcast (each reads the new build from the same folder); the search forgets the old indexes.
+  site.onReplace((next) => {
+    search.reset();
+    app.log.info({ build: next.id, files: next.files, bytes: next.bytes }, 'site replaced');
+  });
+  shared.onBroadcast(({ site: id }) => {
+    if (id && id !== site.id)
+      site.reload().catch((error: unknown) => app.log.error({ err: error }, 'could not serve the new site build'));
+  });
+  const rebuilds =
+    config.sources.hookSecret === null
+      ? null
+      : new Rebuilds({
+          command: config.sources.rebuildCommand,
+          cwd: process.cwd(),
+          log: app.log,
+          serve: async () => {
+            const outcome = await site.reload();
+            if (outcome === 'replaced') await shared.broadcast({ site: site.id });
+            return outcome;
+          },
+        });
+  if (rebuilds) app.addHook('onClose', () => rebuilds.close());
   decorateReader(
     app,
     new ReaderResolver(identity, tokens, {
@@ -560,6 +586,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       admin.addHook('onRequest', guard.requireAdmin);
       await adminRoutes(admin, context);
       await adminTokenRoutes(admin, context);
+      await sourceAdminRoutes(admin, context, rebuilds);
     },
     { prefix: '/api/admin' },
   );
@@ -570,6 +597,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
+  await app.register((instance) => hookRoutes(instance, context, rebuilds));
 
   // The hot path (fast-path.ts): the same answers as the GET route above for a public file
   // or a private one with a cached session that may read it, without Fastify's request

@@ -75,6 +75,15 @@ export interface Config {
   redisUrl: string | null;
   /** Bearer token that /metrics requires; null: /metrics answers only direct loopback requests. */
   metricsToken: string | null;
+  /** Release hooks (`POST /api/hooks/sync`); null when no secret is set, and the endpoint is off. */
+  sources: {
+    /** The webhook secret every hook is signed with (GitHub's X-Hub-Signature-256). */
+    hookSecret: string | null;
+    /** The content cache `npm run sync` writes (its state.json is what /admin shows). */
+    cacheDir: string;
+    /** Syncs one source and rebuilds the site folder; run with `--only=<source id>` after a hook. */
+    rebuildCommand: string;
+  };
 }
 
 export const DEMO_PROJECT_ID = 'demo-norigin-portal';
@@ -171,6 +180,11 @@ const ServerEnv = {
   METRICS_TOKEN: Type.Optional(
     Type.String({ minLength: 16, writeOnly: true, requirement: 'must be at least 16 characters' }),
   ),
+  SOURCES_HOOK_SECRET: Type.Optional(
+    Type.String({ minLength: 16, writeOnly: true, requirement: 'must be at least 16 characters' }),
+  ),
+  PORTAL_SOURCES_CACHE: Type.String({ default: '.cache/sources' }),
+  SOURCES_REBUILD_COMMAND: Type.String({ minLength: 1, default: 'node scripts/rebuild.mjs' }),
 } satisfies TProperties;
 
 const IdentitySchema = Type.Object(IdentityEnv);
@@ -486,5 +500,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tokenRateLimitPerMinute: settings.TOKEN_RATE_LIMIT,
     redisUrl: settings.REDIS_URL ?? null,
     metricsToken: settings.METRICS_TOKEN ?? null,
+    sources: {
+      hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
+      cacheDir: resolve(cwd, settings.PORTAL_SOURCES_CACHE),
+      rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
+    },
   };
 }

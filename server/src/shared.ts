@@ -8,14 +8,21 @@ import { Redis } from 'ioredis';
  * cannot be reached, each replica falls back to its own memory (the cache's TTL, 60 s at
  * most, bounds what another replica still allows) and Redis is used again when it is back.
  */
+/** What a broadcast names: a reader or a token to forget, or a site build to serve (its id). */
+export interface SharedSubject {
+  reader?: string;
+  token?: string;
+  site?: string;
+}
+
 export interface SharedState {
   readonly kind: 'memory' | 'redis';
   /** The second of the reader's last revocation that a replica made, or null. */
   revokedAt(uid: string): Promise<number | null>;
   setRevokedAt(uid: string, second: number, ttlSeconds: number): Promise<void>;
   /** Tells every replica (this one included) to forget what it cached of `subject`. */
-  broadcast(subject: { reader?: string; token?: string }): Promise<void>;
-  onBroadcast(listener: (subject: { reader?: string; token?: string }) => void): void;
+  broadcast(subject: SharedSubject): Promise<void>;
+  onBroadcast(listener: (subject: SharedSubject) => void): void;
   /** The Redis client for the sign-in rate limit, or null for the in-memory one. */
   readonly rateLimitClient: Redis | null;
   /** Whether the shared store answers now (for /readyz). */
@@ -30,7 +37,7 @@ class MemoryState implements SharedState {
   readonly rateLimitClient = null;
   readonly errors = 0;
   private readonly revoked = new Map<string, { second: number; until: number }>();
-  private readonly listeners: ((subject: { reader?: string; token?: string }) => void)[] = [];
+  private readonly listeners: ((subject: SharedSubject) => void)[] = [];
 
   async revokedAt(uid: string): Promise<number | null> {
     const entry = this.revoked.get(uid);
@@ -48,11 +55,11 @@ class MemoryState implements SharedState {
     this.revoked.set(uid, { second, until: Date.now() + ttlSeconds * 1000 });
   }
 
-  async broadcast(subject: { reader?: string; token?: string }): Promise<void> {
+  async broadcast(subject: SharedSubject): Promise<void> {
     for (const listener of this.listeners) listener(subject);
   }
 
-  onBroadcast(listener: (subject: { reader?: string; token?: string }) => void): void {
+  onBroadcast(listener: (subject: SharedSubject) => void): void {
     this.listeners.push(listener);
   }
 
@@ -70,7 +77,7 @@ class RedisState implements SharedState {
   readonly rateLimitClient: Redis;
   private readonly subscriber: Redis;
   private readonly fallback = new MemoryState();
-  private readonly listeners: ((subject: { reader?: string; token?: string }) => void)[] = [];
+  private readonly listeners: ((subject: SharedSubject) => void)[] = [];
   errors = 0;
 
   constructor(
@@ -102,7 +109,7 @@ class RedisState implements SharedState {
     void this.subscriber.subscribe(CHANNEL).catch(() => undefined);
     this.subscriber.on('message', (_channel: string, message: string) => {
       try {
-        const subject = JSON.parse(message) as { reader?: string; token?: string };
+        const subject = JSON.parse(message) as SharedSubject;
         for (const listener of this.listeners) listener(subject);
       } catch {
         // not ours
@@ -141,7 +148,7 @@ class RedisState implements SharedState {
     );
   }
 
-  async broadcast(subject: { reader?: string; token?: string }): Promise<void> {
+  async broadcast(subject: SharedSubject): Promise<void> {
     // This replica at once, whatever Redis says; the others through the channel.
     for (const listener of this.listeners) listener(subject);
     await this.guarded(
@@ -152,7 +159,7 @@ class RedisState implements SharedState {
     );
   }
 
-  onBroadcast(listener: (subject: { reader?: string; token?: string }) => void): void {
+  onBroadcast(listener: (subject: SharedSubject) => void): void {
     this.listeners.push(listener);
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -21,6 +22,10 @@ export interface Site {
   inlineScriptHashes: readonly string[];
   files: number;
   bytes: number;
+  /** What the build is: the hash of its manifest's entries (two builds of the same files share it). */
+  id: string;
+  /** When this build was read into memory (ISO time). */
+  loadedAt: string;
 }
 
 /**
@@ -62,7 +67,78 @@ export async function loadSite(buildDir: string): Promise<Site> {
     inlineScriptHashes: manifest.inlineScriptHashes,
     files: byKey.size,
     bytes,
+    loadedAt: new Date().toISOString(),
+    id: createHash('sha256').update(JSON.stringify(manifest.entries)).digest('hex').slice(0, 16),
   };
+}
+
+/**
+ * The site the gate serves, replaceable while it serves: `reload()` reads the build folder
+ * again (after a release hook rebuilt it, on this replica or another) and switches to it in
+ * one step, so a request is answered wholly from the old build or wholly from the new one.
+ * A build whose inline scripts differ is refused: the security headers are built once at
+ * start from the first build's hashes, so it would be served with scripts the browser blocks.
+ */
+export class LiveSite implements Site {
+  private reloading: Promise<'replaced' | 'unchanged'> | null = null;
+  private readonly listeners: ((site: Site) => void)[] = [];
+
+  private constructor(
+    private readonly buildDir: string,
+    private current: Site,
+  ) {}
+
+  static async open(buildDir: string): Promise<LiveSite> {
+    return new LiveSite(buildDir, await loadSite(buildDir));
+  }
+
+  lookup(rawPath: string): SiteFile | undefined {
+    return this.current.lookup(rawPath);
+  }
+  get notFound(): SiteFile {
+    return this.current.notFound;
+  }
+  get pages(): Site['pages'] {
+    return this.current.pages;
+  }
+  get inlineScriptHashes(): readonly string[] {
+    return this.current.inlineScriptHashes;
+  }
+  get files(): number {
+    return this.current.files;
+  }
+  get bytes(): number {
+    return this.current.bytes;
+  }
+  get id(): string {
+    return this.current.id;
+  }
+  get loadedAt(): string {
+    return this.current.loadedAt;
+  }
+
+  /** Called after each replacement, with the new build. */
+  onReplace(listener: (site: Site) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Reads the build folder again and serves it when it is another build; one reload at a time. */
+  reload(): Promise<'replaced' | 'unchanged'> {
+    const run = async (): Promise<'replaced' | 'unchanged'> => {
+      const next = await loadSite(this.buildDir);
+      if (next.id === this.current.id) return 'unchanged';
+      const hashes = (site: Site) => [...site.inlineScriptHashes].sort().join(' ');
+      if (hashes(next) !== hashes(this.current))
+        throw new Error('the new build has other inline scripts than the one served: restart the gate to serve it');
+      this.current = next;
+      for (const listener of this.listeners) listener(next);
+      return 'replaced';
+    };
+    const previous = this.reloading ?? Promise.resolve('unchanged' as const);
+    const reloading = previous.catch(() => 'unchanged' as const).then(run);
+    this.reloading = reloading;
+    return reloading;
+  }
 }
 
 /** Sets `key` in a cache that is emptied whenever it reaches `most` entries. */

@@ -335,3 +335,61 @@ export type Insights = Static<typeof Insights>;
 /** The insights page's answer: the figures and the groups to filter by. */
 export const InsightsAnswer = Type.Intersect([Insights, Type.Object({ groups: Type.Array(GroupInfo) })]);
 export type InsightsAnswer = Static<typeof InsightsAnswer>;
+
+// ---- package sources and release hooks --------------------------------------------------
+
+/** A rebuild a release hook asked for, on the replica that took the hook. */
+export const RebuildJob = Type.Object({
+  id: Type.Integer(),
+  source: Type.String(),
+  /** What asked for it, such as "release v3.3.1 of NoriginMedia/Norigin-Spatial-Navigation". */
+  reason: Type.String(),
+  state: Type.Union([
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('served'),
+    Type.Literal('unchanged'),
+    Type.Literal('failed'),
+  ]),
+  queuedAt: isoTime,
+  startedAt: nullable(isoTime),
+  finishedAt: nullable(isoTime),
+  /** The end of the rebuild's output when it failed. */
+  error: nullable(Type.String()),
+});
+export type RebuildJob = Static<typeof RebuildJob>;
+
+/** One source of site/sources.yaml as the content cache last saw it. */
+export const SourceState = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  /** The npm package, or the git repository. */
+  origin: Type.String(),
+  fetchedAt: nullable(isoTime),
+  /** Whether the last sync could not reach the origin and kept the cache. */
+  offline: Type.Boolean(),
+  /** The versions the site publishes, newest first. */
+  versions: Type.Array(Type.String()),
+  /** Releases the origin has in all (the release history lists them). */
+  releases: Type.Integer(),
+});
+export type SourceState = Static<typeof SourceState>;
+
+/** The administration's view of the package sources: their cache, the served build and the hooks' rebuilds. */
+export const SourcesOverview = Type.Object({
+  sources: Type.Array(SourceState),
+  syncedAt: nullable(isoTime),
+  /** The build this replica serves (its manifest's hash) and since when. */
+  build: Type.Object({ id: Type.String(), files: Type.Integer(), servedSince: isoTime }),
+  /** Whether release hooks are on (SOURCES_HOOK_SECRET is set). */
+  hooks: Type.Boolean(),
+  jobs: Type.Array(RebuildJob),
+});
+export type SourcesOverview = Static<typeof SourcesOverview>;
+
+/** A release hook's answer: the rebuilds it queued (one per source it names), or why it did nothing. */
+export const HookAnswer = Type.Object({
+  jobs: Type.Array(RebuildJob),
+  ignored: Type.Optional(Type.String()),
+});
+export type HookAnswer = Static<typeof HookAnswer>;

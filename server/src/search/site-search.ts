@@ -54,6 +54,12 @@ export class SiteSearch {
 
   constructor(private readonly site: Site) {}
 
+  /** Forgets the opened indexes and Pagefind's script: the site was replaced by another build. */
+  reset(): void {
+    this.instances.clear();
+    this.module = null;
+  }
+
   private install(): void {
     if (fetchInstalled) return;
     fetchInstalled = true;

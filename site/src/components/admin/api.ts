@@ -10,6 +10,7 @@ import type {
   InvitationAnswer,
   ReaderChange,
   ReaderPage,
+  SourcesOverview,
 } from '@portal/contract';
 
 export type {
@@ -22,6 +23,8 @@ export type {
   Invitation,
   ReaderAccount,
   ReaderPage,
+  RebuildJob,
+  SourcesOverview,
 } from '@portal/contract';
 
 /** A failed call of the admin pages (the site's one API error). */
@@ -71,4 +74,5 @@ export const adminApi = {
   insights: (params: { group?: string; days?: number }) => request<InsightsAnswer>('GET', `/insights${query(params)}`),
   tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),
   revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
+  sources: () => request<SourcesOverview>('GET', '/sources'),
 };

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import type { LoadContext, Plugin } from '@docusaurus/types';
 
 import { afterOtherPostBuilds } from './after-other-plugins';
@@ -12,14 +14,17 @@ type PostBuild = NonNullable<Plugin['postBuild']>;
  * the llms.txt fragments, then every file labelled with the groups that may read it
  * (file-readers.ts), precompressed, in the manifest (@portal/built-site/write). Its
  * postBuild waits for the other plugins' (the sitemap, the blog feeds), so their files are
- * labelled too; preset.ts loads it first for that.
+ * labelled too; preset.ts loads it first for that. The compressed forms are kept between
+ * builds in the site's node_modules/.cache (beside the bundler's), so a rebuild after a
+ * release compresses only the files that changed.
  */
 export default function gateFilesPlugin(context: LoadContext, options: PluginOptions): Plugin<void> {
   const postBuild: PostBuild = async ({ outDir, plugins }) => {
     const started = Date.now();
     await afterOtherPostBuilds(plugins, postBuild);
     await writePageDerivatives(outDir, context.generatedFilesDir, options);
-    const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options);
+    const compressionCache = join(context.siteDir, 'node_modules', '.cache', 'portal-compressed');
+    const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options, compressionCache);
     console.log(summarize(manifest, (Date.now() - started) / 1000));
   };
   return { name: 'portal-gate-files', postBuild };

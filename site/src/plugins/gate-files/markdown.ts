@@ -4,7 +4,7 @@
 // quotes, tabs as headed sections, other MDX components unwrapped, imports and expressions
 // dropped, code blocks kept with their language, links to other pages as their `.md`), plus
 // the `llms.txt` fragments of each access unit, which the gate puts together per reader.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 import type { Blockquote, Heading, Paragraph, Root, RootContent, Text } from 'mdast';
@@ -179,7 +179,11 @@ interface DocsMetadata {
   description: string;
 }
 
-async function jsonFiles<T>(dir: string, pattern: RegExp): Promise<T[]> {
+async function jsonFiles<T>(
+  dir: string,
+  pattern: RegExp,
+  current: (name: string) => boolean = () => true,
+): Promise<T[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -188,7 +192,7 @@ async function jsonFiles<T>(dir: string, pattern: RegExp): Promise<T[]> {
   }
   return Promise.all(
     names
-      .filter((name) => pattern.test(name))
+      .filter((name) => pattern.test(name) && current(name))
       .map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as T),
   );
 }
@@ -208,30 +212,51 @@ function findCategory(items: SidebarItem[], href: string): Extract<SidebarItem, 
   return null;
 }
 
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 /**
  * Writes the `.md` of every doc, blog post, Markdown page and generated category page into
  * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them.
  */
 export async function writeMarkdownPages(buildDir: string, generatedDir: string): Promise<MarkdownPage[]> {
   const siteDir = dirname(generatedDir);
-  const docs = await jsonFiles<DocsMetadata>(
-    join(generatedDir, 'docusaurus-plugin-content-docs', 'default'),
-    /^site-.*\.json$/,
+  const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
+  // Docusaurus leaves the data files of earlier builds in its generated folder: a page that
+  // was removed or moved since (an older release when a new one comes) still has one. Only
+  // the pages this build wrote, from sources that are still there, count.
+  const built = async <T extends DocsMetadata>(entries: T[]): Promise<T[]> => {
+    const html = (permalink: string) =>
+      permalink.endsWith('/') ? [`${permalink}index.html`] : [`${permalink}/index.html`, `${permalink}.html`];
+    const keep = await Promise.all(
+      entries.map(
+        async (entry) =>
+          (await exists(absolute(entry.source))) &&
+          (await Promise.all(html(entry.permalink).map((file) => exists(join(buildDir, file))))).some(Boolean),
+      ),
+    );
+    return entries.filter((_, index) => keep[index]);
+  };
+  const docs = await built(
+    await jsonFiles<DocsMetadata>(join(generatedDir, 'docusaurus-plugin-content-docs', 'default'), /^site-.*\.json$/),
   );
-  const posts = await jsonFiles<DocsMetadata>(
-    join(generatedDir, 'docusaurus-plugin-content-blog', 'default'),
-    /^site-.*\.json$/,
+  const posts = await built(
+    await jsonFiles<DocsMetadata>(join(generatedDir, 'docusaurus-plugin-content-blog', 'default'), /^site-.*\.json$/),
   );
-  const pages = await jsonFiles<DocsMetadata & { type?: string }>(
-    join(generatedDir, 'docusaurus-plugin-content-pages', 'default'),
-    /^site-.*\.json$/,
+  const pages = await built(
+    await jsonFiles<DocsMetadata & { type?: string }>(
+      join(generatedDir, 'docusaurus-plugin-content-pages', 'default'),
+      /^site-.*\.json$/,
+    ),
   );
   const sources = [
     ...docs,
     ...posts,
     ...pages.filter((page) => page.source.endsWith('.md') || page.source.endsWith('.mdx')),
   ];
-  const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
   const bySource = new Map(sources.map((entry) => [absolute(entry.source), entry]));
   const written: MarkdownPage[] = [];
 
@@ -259,12 +284,14 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
     await store({ permalink: entry.permalink, title: entry.title, description: entry.description, markdown });
   }
 
-  // Generated category pages: their title, description and the pages they list.
+  // Generated category pages: their title, description and the pages they list; from the
+  // props files this build's routes name (registry.js), not those earlier builds left.
   const props = join(generatedDir, 'docusaurus-plugin-content-docs', 'default', 'p');
+  const registry = await readFile(join(generatedDir, 'registry.js'), 'utf8');
   const all = await jsonFiles<{
     categoryGeneratedIndex?: { title: string; description?: string; permalink: string };
     version?: { docsSidebars: Record<string, SidebarItem[]> };
-  }>(props, /\.json$/);
+  }>(props, /\.json$/, (name) => registry.includes(`/default/p/${name}"`));
   const sidebars = all.find((prop) => prop.version)?.version?.docsSidebars ?? {};
   const docByPermalink = new Map(docs.map((doc) => [doc.permalink, doc]));
   for (const prop of all) {

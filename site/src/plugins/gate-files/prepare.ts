@@ -48,10 +48,11 @@ export async function writeGateManifest(
   buildDir: string,
   generatedDir: string,
   options: Pick<PluginOptions, 'alwaysPublic' | 'compressionConcurrency'>,
+  compressionCache?: string,
 ): Promise<Manifest> {
   const files = await listBuildFiles(buildDir);
   const readers = await computeFileReaders({ buildDir, generatedDir, files, alwaysPublic: options.alwaysPublic });
-  return writeManifest(buildDir, readers, { concurrency: options.compressionConcurrency });
+  return writeManifest(buildDir, readers, { concurrency: options.compressionConcurrency, compressionCache });
 }
 
 /** One line for the build log: files by readers, pages among them, how many precompressed. */

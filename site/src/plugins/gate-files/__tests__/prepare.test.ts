@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -61,5 +61,25 @@ describe('preparing a build for the gate', () => {
     expect(existsSync(join(buildDir, 'docs', 'index.html.br'))).toBe(false);
     const second = await writeGateManifest(buildDir, generatedDir, DEFAULT_OPTIONS);
     expect(Object.keys(second.entries).sort()).toEqual(Object.keys(first.entries).sort());
+  });
+
+  it('leaves out the data files that earlier builds left in the generated folder', async () => {
+    const { buildDir, generatedDir } = await makeMiniBuild();
+    // A page an earlier build had: its data file is still there, its source and page are gone
+    // (an older release moved when a new one came); and a category whose props no route names.
+    const docsData = join(generatedDir, 'docusaurus-plugin-content-docs', 'default');
+    await writeFile(
+      join(docsData, 'site-docs-moved-md.json'),
+      JSON.stringify({ permalink: '/docs/moved/', source: '@site/docs/moved.md', title: 'Moved', description: '' }),
+    );
+    await mkdir(join(docsData, 'p'), { recursive: true });
+    await writeFile(
+      join(docsData, 'p', 'docs-old-category.json'),
+      JSON.stringify({ categoryGeneratedIndex: { title: 'Old', permalink: '/docs/old/' } }),
+    );
+    const derived = await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
+    expect(derived.markdownPages).toBe(3);
+    expect(existsSync(join(buildDir, 'docs', 'moved.md'))).toBe(false);
+    expect(existsSync(join(buildDir, 'docs', 'old.md'))).toBe(false);
   });
 });

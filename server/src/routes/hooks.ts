@@ -1,0 +1,156 @@
+// Release hooks: GitHub's release and push events, and a registry's publish event in
+// GitHub's package-event shape, each signed with the hook secret; a hook queues a rebuild of
+// the sources it names, and the finished build is served on every replica (routes to
+// Rebuilds and LiveSite). The administration's view of the sources is here too.
+import { ErrorAnswer, HookAnswer, SourcesOverview } from '@portal/contract';
+import { Webhooks } from '@octokit/webhooks';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+
+import type { Rebuilds } from '../sources/rebuilds.js';
+import { readCacheState, sourcesOfPackage, sourcesOfRepository, sourceStates } from '../sources/state.js';
+import type { GateContext } from './context.js';
+
+/** GitHub sends up to 25 MB; a release or push event is a few tens of kilobytes. */
+const HOOK_BODY_LIMIT = 1024 * 1024;
+
+interface HookPayload {
+  ref?: string;
+  repository?: { full_name?: string; clone_url?: string; html_url?: string };
+  release?: { tag_name?: string };
+  package?: PackagePayload;
+  registry_package?: PackagePayload;
+}
+interface PackagePayload {
+  name?: string;
+  namespace?: string;
+  package_type?: string;
+  package_version?: { version?: string };
+}
+
+type Decision = { ignored: string } | { sources: string[]; reason: string };
+
+/** Which sources an event names, by its repository or package, and why; or why it names none. */
+function decide(event: string, payload: HookPayload, state: Awaited<ReturnType<typeof readCacheState>>): Decision {
+  if (event === 'ping') return { ignored: 'ping: the hook is set up' };
+  if (event === 'release' || event === 'push') {
+    if (event === 'push' && !payload.ref?.startsWith('refs/tags/'))
+      return { ignored: 'a push to a branch: releases come from tags' };
+    const repository = payload.repository;
+    const names = [
+      repository?.full_name && `github.com/${repository.full_name}`,
+      repository?.clone_url,
+      repository?.html_url,
+    ].filter((name): name is string => typeof name === 'string' && name.length > 0);
+    if (names.length === 0) return { ignored: `a ${event} event without a repository` };
+    const what = event === 'release' ? `release ${payload.release?.tag_name ?? ''}` : `tag ${payload.ref?.slice(10)}`;
+    return {
+      sources: [...new Set(names.flatMap((name) => sourcesOfRepository(state, name)))],
+      reason: `${what.trim()} of ${repository?.full_name ?? names[0]}`,
+    };
+  }
+  if (event === 'package' || event === 'registry_package') {
+    const found = payload.package ?? payload.registry_package;
+    if (!found?.name) return { ignored: `a ${event} event without a package` };
+    if (found.package_type && found.package_type.toLowerCase() !== 'npm')
+      return { ignored: `a ${found.package_type} package: only npm packages are synced` };
+    const names = [found.name, found.namespace && !found.name.startsWith('@') && `@${found.namespace}/${found.name}`];
+    const name = found.name.startsWith('@') || !found.namespace ? found.name : `@${found.namespace}/${found.name}`;
+    return {
+      sources: [...new Set(names.filter((n): n is string => Boolean(n)).flatMap((n) => sourcesOfPackage(state, n)))],
+      reason: `publish of ${name}${found.package_version?.version ? `@${found.package_version.version}` : ''}`,
+    };
+  }
+  return { ignored: `${event} events do not sync` };
+}
+
+const HookQuery = Type.Object(
+  { source: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 })) },
+  { additionalProperties: false },
+);
+
+export async function hookRoutes(app: FastifyInstance, ctx: GateContext, rebuilds: Rebuilds | null): Promise<void> {
+  const secret = ctx.config.sources.hookSecret;
+  const webhooks = secret === null ? null : new Webhooks({ secret });
+
+  await app.register(async (hooks) => {
+    // The signature is over the bytes sent: the body is kept as text and parsed after the check.
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: HOOK_BODY_LIMIT },
+      (_r, body, done) => done(null, body),
+    );
+    hooks.post(
+      '/api/hooks/sync',
+      {
+        schema: {
+          querystring: HookQuery,
+          response: {
+            200: HookAnswer,
+            202: HookAnswer,
+            400: ErrorAnswer,
+            401: ErrorAnswer,
+            404: ErrorAnswer,
+            422: ErrorAnswer,
+          },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        if (webhooks === null || rebuilds === null)
+          return reply.code(404).send({ error: 'Release hooks are off: the gate has no SOURCES_HOOK_SECRET' });
+        const signature = request.headers['x-hub-signature-256'];
+        if (typeof signature !== 'string')
+          return reply.code(401).send({ error: 'No X-Hub-Signature-256 header: sign the body with the hook secret' });
+        const body = typeof request.body === 'string' ? request.body : '';
+        const valid = await webhooks.verify(body, signature).catch(() => false);
+        if (!valid) return reply.code(401).send({ error: 'The signature does not match the body and the hook secret' });
+        const event = request.headers['x-github-event'];
+        if (typeof event !== 'string' || event === '')
+          return reply.code(400).send({ error: 'No X-GitHub-Event header: say which event this is' });
+        let payload: HookPayload;
+        try {
+          payload = JSON.parse(body) as HookPayload;
+        } catch {
+          return reply.code(400).send({ error: 'The body is not JSON' });
+        }
+        if (typeof payload !== 'object' || payload === null)
+          return reply.code(400).send({ error: 'The body is not a JSON object' });
+
+        const state = await readCacheState(ctx.config.sources.cacheDir);
+        const decision = decide(event, payload, state);
+        if ('ignored' in decision) return reply.code(200).send({ jobs: [], ignored: decision.ignored });
+        const { source } = request.query as { source?: string };
+        // A hook URL may name its source (?source=id): then the event only has to be a release.
+        if (source !== undefined && !(source in state.sources))
+          return reply.code(404).send({ error: `No source "${source}" has been synced (see site/sources.yaml)` });
+        const sources = source !== undefined ? [source] : decision.sources;
+        if (sources.length === 0)
+          return reply
+            .code(422)
+            .send({ error: `No source of site/sources.yaml comes from this ${event} (${decision.reason})` });
+        request.log.info({ event, sources, reason: decision.reason }, 'release hook');
+        return reply.code(202).send({ jobs: sources.map((id) => rebuilds.request(id, decision.reason)) });
+      },
+    );
+  });
+}
+
+/** The administration's view of the package sources (under /api/admin, behind its guards). */
+export async function sourceAdminRoutes(
+  admin: FastifyInstance,
+  ctx: GateContext,
+  rebuilds: Rebuilds | null,
+): Promise<void> {
+  admin.get('/sources', { schema: { response: { 200: SourcesOverview } } }, async () => {
+    const state = await readCacheState(ctx.config.sources.cacheDir);
+    return {
+      sources: sourceStates(state),
+      syncedAt: state.syncedAt,
+      build: { id: ctx.site.id, files: ctx.site.files, servedSince: ctx.site.loadedAt },
+      hooks: rebuilds !== null,
+      jobs: rebuilds?.list() ?? [],
+    };
+  });
+}

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { SourceState } from '@portal/contract';
+
+/** What `npm run sync` keeps of each source in the content cache's state.json (packages/sync). */
+interface CachedSource {
+  kind: string;
+  package?: string;
+  repository?: string;
+  path?: string;
+  fetchedAt?: string;
+  offline?: boolean;
+  releases?: { version: string }[];
+  versions?: { version: string; manifest?: { repository?: string } }[];
+}
+
+export interface CacheState {
+  syncedAt: string | null;
+  sources: Record<string, CachedSource>;
+}
+
+/** The content cache's state, or an empty one when nothing was synced yet. */
+export async function readCacheState(cacheDir: string): Promise<CacheState> {
+  try {
+    const state = JSON.parse(await readFile(join(cacheDir, 'state.json'), 'utf8')) as Partial<CacheState>;
+    return { syncedAt: state.syncedAt ?? null, sources: state.sources ?? {} };
+  } catch {
+    return { syncedAt: null, sources: {} };
+  }
+}
+
+export function sourceStates(state: CacheState): SourceState[] {
+  return Object.entries(state.sources).map(([id, source]) => ({
+    id,
+    kind: source.kind,
+    origin: source.package ?? source.repository ?? source.path ?? '',
+    fetchedAt: source.fetchedAt ?? null,
+    offline: source.offline === true,
+    versions: (source.versions ?? []).map((version) => version.version),
+    releases: source.releases?.length ?? 0,
+  }));
+}
+
+/**
+ * A repository as owner/name on its host ("github.com/noriginmedia/norigin-spatial-navigation"),
+ * from any of the ways package.json, git and GitHub's payloads spell it.
+ */
+export function repositoryKey(spelling: string): string {
+  return spelling
+    .trim()
+    .toLowerCase()
+    .replace(/^git\+/, '')
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/^[^@/]+@([^:/]+):/, '$1/')
+    .replace(/^[^@/]+@/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '');
+}
+
+/** The sources whose repository (their own, or their newest release's package.json) is `repository`. */
+export function sourcesOfRepository(state: CacheState, repository: string): string[] {
+  const wanted = repositoryKey(repository);
+  return Object.entries(state.sources)
+    .filter(([, source]) =>
+      [source.repository, source.versions?.[0]?.manifest?.repository]
+        .filter((spelling): spelling is string => typeof spelling === 'string')
+        .some((spelling) => repositoryKey(spelling) === wanted),
+    )
+    .map(([id]) => id);
+}
+
+/** The npm sources of `name`. */
+export function sourcesOfPackage(state: CacheState, name: string): string[] {
+  return Object.entries(state.sources)
+    .filter(([, source]) => source.kind === 'npm' && source.package === name)
+    .map(([id]) => id);
+}
