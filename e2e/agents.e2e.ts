@@ -64,6 +64,25 @@ const text = (result: unknown): string =>
   ((result as { content?: { type: string; text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('\n');
 
 test.describe('the MCP server, with the SDK’s own client', () => {
+  test('searches a synced package at its newest release, or at the version asked for', async ({ baseURL }) => {
+    const base = String(baseURL);
+    const { token } = await tokenFor(base, partnerReader);
+    const client = await mcp(base, token);
+    const paths = async (args: Record<string, unknown>) =>
+      (
+        (await client.callTool({ name: 'search_docs', arguments: { query: 'setFocus', limit: 10, ...args } }))
+          .structuredContent as { results: { url: string }[] }
+      ).results.map((result) => result.url);
+    const newest = await paths({});
+    expect(newest).toContain('/docs/Norigin-Spatial-Navigation/');
+    expect(newest.filter((path) => /\/\d+\.\d+\.\d+\//.test(path))).toEqual([]);
+    expect(await paths({ version: '2.3.0' })).toEqual(['/docs/Norigin-Spatial-Navigation/2.3.0/']);
+    expect(
+      text(await client.callTool({ name: 'search_docs', arguments: { query: 'setFocus', version: '0.0.1' } })),
+    ).toBe('No pages of version 0.0.1 match "setFocus".');
+    await client.close();
+  });
+
   test('lists its tools, and a partner’s token finds and reads partner pages but nothing staff-only', async ({
     baseURL,
   }) => {

@@ -87,6 +87,42 @@ test.describe('a synced package in versions', () => {
     expect(full).not.toContain('**2.3.0**');
   });
 
+  test('search finds the newest release by default and an older one when asked, in the box and the API', async ({
+    page,
+    request,
+  }) => {
+    const api = async (query: string) => {
+      const answer = await request.get(`/api/search?q=setFocus&limit=10${query}`);
+      expect(answer.status()).toBe(200);
+      return ((await answer.json()) as { results: { url: string }[] }).results.map((result) => result.url);
+    };
+    expect((await api('')).filter((path) => /\/\d+\.\d+\.\d+\//.test(path))).toEqual([]);
+    expect(await api('&version=2.3.0')).toEqual([`${section}2.3.0/`]);
+    expect(await api('&version=9.9.9')).toEqual([]);
+    const refused = await request.get('/api/search?q=setFocus&version=latest');
+    expect(refused.status()).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toContain('version');
+
+    // In the box, on a page of 2.3.0: the newest first, 2.3.0 alone when the reader asks.
+    await page.goto(`${section}2.3.0/`);
+    await hydrated(page);
+    await page.keyboard.press('/');
+    const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
+    await dialog.getByRole('searchbox', { name: 'Search' }).fill('setFocus');
+    const results = dialog.getByRole('list', { name: 'Search results' });
+    await expect(results).toHaveAttribute('data-answered', 'setFocus');
+    const links = () => results.locator(':scope > li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(await links()).toContain(`${section}?highlight=setfocus`);
+    await dialog.getByRole('checkbox', { name: 'Search only version 2.3.0 of Norigin Spatial Navigation' }).check();
+    await expect.poll(links).toEqual([`${section}2.3.0/?highlight=setfocus`]);
+    // On the newest release's pages there is nothing to choose.
+    await page.goto(section);
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await expect(dialog.getByRole('searchbox', { name: 'Search' })).toBeFocused();
+    await expect(dialog.getByRole('checkbox')).toHaveCount(0);
+  });
+
   test('shows no version menu outside a synced package', async ({ page }) => {
     await page.goto('/docs/');
     await hydrated(page);

@@ -47,6 +47,12 @@ export declare function pageOfMarkdown(url: string): string | null;
 export declare function pageRoute(url: string): string;
 /** Where an access unit's search bundle lies in the build: `search/public`, `search/admin+staff`. */
 export declare function searchDir(unit: string): string;
+/** Where the older releases of the unit's synced packages are indexed: `search/<unit>/older`. */
+export declare function olderReleasesSearchDir(unit: string): string;
+/** The folder name of the older releases' bundle inside a unit's bundle. */
+export declare const OLDER_RELEASES: 'older';
+/** The Pagefind filter that holds a synced package page's release version. */
+export declare const RELEASE_FILTER: 'version';
 /** Where an access unit's `llms.txt` fragments lie: `llms/<unit>/index.md` and `llms/<unit>/full.md`. */
 export declare function llmsDir(unit: string): string;
 

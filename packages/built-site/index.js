@@ -42,23 +42,38 @@ export function pageRoute(url) {
 }
 
 /**
- * Where an access unit's search bundle lies in the build: `search/public`, `search/admin+staff`.
- *
- * @param {string} unit
- * @returns {string}
- */
-/**
  * Is this a page of an older release of a synced package (site/sources.yaml)? Its version
  * is a folder of its path or doc id (`/docs/X/2.3.0/`, `X/2.3.0/README`). Such pages are
- * listed for assistants but left out of the search and of llms-full.txt, which carry each
- * package at its newest.
+ * listed for assistants but left out of llms-full.txt, which carries each package at its
+ * newest, and searched only when a search asks for their version (`olderReleasesSearchDir`).
  * @param {string} path
  */
 export function isOlderRelease(path) {
   return /\/\d+\.\d+\.\d+(\/|$)/.test(path);
 }
 
+/** The folder name of the older releases' bundle inside a unit's bundle. */
+export const OLDER_RELEASES = 'older';
+
+/** The Pagefind filter that holds a synced package page's release version (`2.3.0`). */
+export const RELEASE_FILTER = 'version';
+
+/**
+ * Where an access unit's search bundle lies in the build: `search/public`, `search/admin+staff`.
+ *
+ * @param {string} unit
+ * @returns {string}
+ */
 export const searchDir = (unit) => `search/${unit}`;
+
+/**
+ * Where the older releases of the unit's synced packages are indexed: a bundle inside the
+ * unit's own folder (so the same readers have it), searched only for a version asked for.
+ *
+ * @param {string} unit
+ * @returns {string}
+ */
+export const olderReleasesSearchDir = (unit) => `${searchDir(unit)}/${OLDER_RELEASES}`;
 
 /**
  * Where an access unit's `llms.txt` fragments lie: `llms/<unit>/index.md` and `llms/<unit>/full.md`.

@@ -54,11 +54,18 @@ export declare function aboutness(
 ): number;
 /** Pagefind's results without prefix-only matches, pages about the query first. */
 export declare function rank<T extends PagefindResultData>(query: string, found: readonly T[]): T[];
-/** The ranked pages for a query, at most `limit`; null when a newer debounced query superseded it. */
+/** A release version as a search asks for it (`2.3.0`). */
+export declare const VERSION_PATTERN: RegExp;
+/** The bundles a search of one release version opens: the reader's, and the older releases' in each. */
+export declare function releaseBundles(bundles: readonly string[]): string[];
+/**
+ * The ranked pages for a query, at most `limit`; null when a newer debounced query superseded it.
+ * With `version`, only the pages of that release of a synced package.
+ */
 export declare function searchPages(
   instance: PagefindInstance | null,
   query: string,
-  options?: { limit?: number; debounceMs?: number },
+  options?: { limit?: number; debounceMs?: number; version?: string },
 ): Promise<PagefindResultData[] | null>;
 
 export declare function wordParts(text: string): string[];

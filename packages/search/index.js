@@ -4,6 +4,8 @@
 // over the bundles `searchBundlesFor` (packages/access) chooses, so one reader's query
 // gets one answer on every surface. Plain ES module: the site's bundler and Node read it as is.
 
+import { OLDER_RELEASES, RELEASE_FILTER } from '@portal/built-site';
+
 import { answersQuery, matchedWords, wordParts } from './relevance.js';
 
 export { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance.js';
@@ -105,20 +107,39 @@ export function rank(query, found) {
     .map(({ item }) => item);
 }
 
+/** A release version as a search asks for it (`2.3.0`). */
+export const VERSION_PATTERN = /^\d+\.\d+\.\d+$/;
+
+/**
+ * The bundles a search of one release version opens: the reader's bundles (whose synced
+ * package pages are their newest releases) and the older releases' bundle in each, where a
+ * unit has one. A search with no version opens `bundles` alone: the newest releases.
+ *
+ * @param {readonly string[]} bundles from `searchBundlesFor`, `/search/<unit>/`
+ * @returns {string[]}
+ */
+export function releaseBundles(bundles) {
+  return [...bundles, ...bundles.map((bundle) => `${bundle}${OLDER_RELEASES}/`)];
+}
+
 /**
  * Runs `query` and answers its ranked pages, at most `limit`; null when a newer query
  * superseded it while it waited (with `debounceMs`, as a reader types). A null instance
- * (no bundle has an index) finds nothing.
+ * (no bundle has an index) finds nothing. With `version`, only the pages of that release
+ * of a synced package (the instance should be over `releaseBundles`).
  *
  * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
  * @param {string} query
- * @param {{ limit?: number, debounceMs?: number }} [options]
+ * @param {{ limit?: number, debounceMs?: number, version?: string }} [options]
  * @returns {Promise<import('./index.js').PagefindResultData[] | null>}
  */
-export async function searchPages(instance, query, { limit = 8, debounceMs } = {}) {
+export async function searchPages(instance, query, { limit = 8, debounceMs, version } = {}) {
   if (instance === null || wordParts(query).length === 0) return [];
+  const options = version === undefined ? {} : { filters: { [RELEASE_FILTER]: version } };
   const found =
-    debounceMs === undefined ? await instance.search(query) : await instance.debouncedSearch(query, {}, debounceMs);
+    debounceMs === undefined
+      ? await instance.search(query, options)
+      : await instance.debouncedSearch(query, options, debounceMs);
   if (found === null) return null;
   const read = (from, to) => Promise.all(found.results.slice(from, to).map((result) => result.data()));
   const ranked = rank(query, await read(0, CANDIDATES));

@@ -89,6 +89,13 @@ export const SearchQuery = Type.Object(
   {
     q: Type.String({ minLength: 1, maxLength: 200 }),
     limit: Type.Optional(Type.String({ pattern: '^([1-9]|1[0-9]|20)$' })),
+    version: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,6}\\.[0-9]{1,6}\\.[0-9]{1,6}$',
+        description:
+          'A release of a synced package, such as 2.3.0: only its pages. Without it, each package at its newest release.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -102,7 +109,11 @@ export const SearchResult = Type.Object({
   snippet: Type.String(),
 });
 export type SearchResult = Static<typeof SearchResult>;
-export const SearchAnswer = Type.Object({ query: Type.String(), results: Type.Array(SearchResult) });
+export const SearchAnswer = Type.Object({
+  query: Type.String(),
+  version: Type.Optional(Type.String()),
+  results: Type.Array(SearchResult),
+});
 export type SearchAnswer = Static<typeof SearchAnswer>;
 
 // ---- personal access tokens ---------------------------------------------------------------

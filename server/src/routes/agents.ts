@@ -85,14 +85,22 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     {
       title: 'Search the documentation',
       description:
-        'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first.',
-      inputSchema: { query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).optional() },
+        'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first. A package synced from its releases is searched at its newest release unless `version` names another.',
+      inputSchema: {
+        query: z.string().min(1).max(200),
+        limit: z.number().int().min(1).max(20).optional(),
+        version: z
+          .string()
+          .regex(/^\d{1,6}\.\d{1,6}\.\d{1,6}$/)
+          .optional()
+          .describe('A release of a synced package, such as 2.3.0: search only its pages.'),
+      },
     },
-    async ({ query, limit }) => {
-      const results = await ctx.search.search(reader.groups, query, limit ?? 8);
+    async ({ query, limit, version }) => {
+      const results = await ctx.search.search(reader.groups, query, limit ?? 8, version);
       const text =
         results.length === 0
-          ? `No pages match "${query}".`
+          ? `No pages${version ? ` of version ${version}` : ''} match "${query}".`
           : results.map((r, i) => `${i + 1}. ${r.title} — ${r.url} (Markdown: ${r.mdUrl})\n   ${r.snippet}`).join('\n');
       return { content: [{ type: 'text', text }], structuredContent: { results } };
     },
@@ -222,9 +230,9 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
       const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
-      const { q, limit } = request.query as { q: string; limit?: string };
-      const results = await ctx.search.search(groupsOf(outcome) ?? [], q, limit ? Number(limit) : 10);
-      return { query: q, results };
+      const { q, limit, version } = request.query as { q: string; limit?: string; version?: string };
+      const results = await ctx.search.search(groupsOf(outcome) ?? [], q, limit ? Number(limit) : 10, version);
+      return { query: q, ...(version === undefined ? {} : { version }), results };
     },
   );
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { searchBundlesFor } from '@portal/access';
-import { openSearch, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
+import { openSearch, releaseBundles, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
 
 import { markdownUrl } from '@portal/built-site';
 import type { Site } from '../site.js';
@@ -102,9 +102,15 @@ export class SiteSearch {
     return instance;
   }
 
-  /** The pages a reader with `groups` (null: signed out) may read that match `query`, best first. */
-  async search(groups: readonly string[] | null, query: string, limit = 10): Promise<SearchResult[]> {
-    const found = (await searchPages(await this.instance(searchBundlesFor(groups)), query, { limit })) ?? [];
+  /**
+   * The pages a reader with `groups` (null: signed out) may read that match `query`, best
+   * first: the newest release of each synced package, or with `version` only the pages of
+   * that release (`2.3.0`).
+   */
+  async search(groups: readonly string[] | null, query: string, limit = 10, version?: string): Promise<SearchResult[]> {
+    const bundles = searchBundlesFor(groups);
+    const instance = await this.instance(version === undefined ? bundles : releaseBundles(bundles));
+    const found = (await searchPages(instance, query, { limit, version })) ?? [];
     return found.map((item) => {
       // Pagefind joins its base URL and the page's; keep the path on this site.
       const url = new URL(item.url.replace(/^\/+/, '/'), 'http://portal.invalid').pathname;

@@ -6,7 +6,7 @@
  * run time, outside the bundler.
  */
 import { PUBLIC, SEARCH_ROOT } from '@portal/access';
-import { openSearch, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
+import { openSearch, releaseBundles, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
 
 export { HIGHLIGHT_PARAM } from '@portal/search';
 
@@ -39,9 +39,17 @@ export function loadPagefind(bundles: readonly string[]): Promise<PagefindInstan
   return instance;
 }
 
-/** Runs a query as the reader types; null when a newer query superseded it while it waited. */
-export async function search(bundles: readonly string[], query: string, limit = 8): Promise<SearchHit[] | null> {
-  const found = await searchPages(await loadPagefind(bundles), query, { limit, debounceMs: 120 });
+/**
+ * Runs a query as the reader types; null when a newer query superseded it while it waited.
+ * With `version`, over that release of a synced package only (its older releases' bundles too).
+ */
+export async function search(
+  bundles: readonly string[],
+  query: string,
+  { limit = 8, version }: { limit?: number; version?: string } = {},
+): Promise<SearchHit[] | null> {
+  const instance = await loadPagefind(version === undefined ? bundles : releaseBundles(bundles));
+  const found = await searchPages(instance, query, { limit, debounceMs: 120, version });
   return (
     found?.map((item) => ({
       url: item.url,

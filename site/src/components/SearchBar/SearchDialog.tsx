@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
-import { loginUrlFor, searchBundlesFor } from '@portal/access';
+import { loginUrlFor, readersOf, SEARCH_ROOT, searchBundlesFor, unitId } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
+import { usePackages } from '@site/src/packages/usePackages';
+import { placeOf } from '@site/src/packages/versions';
 import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
 import { search, type SearchHit } from '@site/src/search/pagefind';
 import { reportSearch } from '@site/src/search/report';
@@ -36,8 +38,23 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   const signedIn = auth.state.status === 'signedIn';
   const groups = auth.state.status === 'signedIn' ? auth.state.groups : null;
   const bundles = useMemo(() => searchBundlesFor(groups), [groups]);
-  // One string per set of bundles: what an answer was for, and what the effect depends on.
-  const base = bundles.join(' ');
+  // On a page of an older release of a synced package, the reader may search that release
+  // instead of the newest (which a search finds by default).
+  const packages = usePackages();
+  const place = placeOf(location.pathname, packages);
+  const olderRelease = place && place.version.version !== place.pkg.latest ? place : null;
+  const [inRelease, setInRelease] = useState(false);
+  const version = inRelease && olderRelease ? olderRelease.version.version : undefined;
+  // A release is searched in the bundle of the package's own access unit (the reader reads
+  // it: they are on its page), which has an older releases' bundle beside it.
+  const packageReaders = olderRelease ? readersOf(olderRelease.pkg.basePath) : null;
+  const packageBundle = packageReaders === null ? null : `${SEARCH_ROOT}${unitId(packageReaders)}/`;
+  const searched = useMemo(
+    () => (version !== undefined && packageBundle !== null ? [packageBundle] : bundles),
+    [version, packageBundle, bundles],
+  );
+  // One string per set of bundles and release: what an answer was for, and what the effect depends on.
+  const base = `${searched.join(' ')}${version === undefined ? '' : ` @${version}`}`;
 
   // Focus goes to the field, and back to whatever opened the dialog when it closes.
   useEffect(() => {
@@ -53,7 +70,7 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   useEffect(() => {
     if (text === '') return;
     let current = true;
-    search(bundles, text).then(
+    search(searched, text, { version }).then(
       (found) => {
         if (current && found !== null) setAnswer({ query: text, base, hits: found });
       },
@@ -65,7 +82,7 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
     return () => {
       current = false;
     };
-  }, [text, base, bundles]);
+  }, [text, base, searched, version]);
   const answered = answer !== null && answer.query === text && answer.base === base ? answer.hits : null;
   const hits = Array.isArray(answered) ? answered : [];
   const state = text === '' ? 'idle' : answered === null ? 'searching' : answered === 'error' ? 'error' : 'done';
@@ -161,6 +178,12 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
             Close
           </button>
         </div>
+        {olderRelease && (
+          <label className={styles.scope}>
+            <input type="checkbox" checked={inRelease} onChange={(event) => setInRelease(event.target.checked)} />{' '}
+            Search only version {olderRelease.version.version} of {olderRelease.pkg.title}
+          </label>
+        )}
         {!signedIn && (
           <p className={styles.hint}>
             You are searching the public pages only.{' '}

@@ -177,6 +177,7 @@ interface DocsMetadata {
   source: string;
   title: string;
   description: string;
+  frontMatter?: Record<string, unknown>;
 }
 
 async function jsonFiles<T>(
@@ -219,39 +220,54 @@ const exists = (path: string): Promise<boolean> =>
   );
 
 /**
+ * The entries of a content plugin's data files (`docusaurus-plugin-content-docs`, …) for the
+ * pages this build wrote. Docusaurus leaves the data files of earlier builds in its generated
+ * folder: a page that was removed or moved since (an older release when a new one comes)
+ * still has one. Only the pages this build wrote, from sources that are still there, count.
+ */
+async function builtEntries<T extends DocsMetadata>(
+  buildDir: string,
+  generatedDir: string,
+  plugin: string,
+): Promise<T[]> {
+  const siteDir = dirname(generatedDir);
+  const entries = await jsonFiles<T>(join(generatedDir, plugin, 'default'), /^site-.*\.json$/);
+  const html = (permalink: string) =>
+    permalink.endsWith('/') ? [`${permalink}index.html`] : [`${permalink}/index.html`, `${permalink}.html`];
+  const keep = await Promise.all(
+    entries.map(
+      async (entry) =>
+        (await exists(resolve(siteDir, entry.source.replace(/^@site\//, '')))) &&
+        (await Promise.all(html(entry.permalink).map((file) => exists(join(buildDir, file))))).some(Boolean),
+    ),
+  );
+  return entries.filter((_, index) => keep[index]);
+}
+
+/**
+ * The version of each page of a synced package's release (its `package_version`, which the
+ * package-sources plugin writes), by the page's permalink.
+ */
+export async function releaseVersions(buildDir: string, generatedDir: string): Promise<Map<string, string>> {
+  const docs = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-docs');
+  return new Map(
+    docs.flatMap((doc) => {
+      const version = doc.frontMatter?.package_version;
+      return typeof version === 'string' ? [[doc.permalink, version] as const] : [];
+    }),
+  );
+}
+
+/**
  * Writes the `.md` of every doc, blog post, Markdown page and generated category page into
  * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them.
  */
 export async function writeMarkdownPages(buildDir: string, generatedDir: string): Promise<MarkdownPage[]> {
   const siteDir = dirname(generatedDir);
   const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
-  // Docusaurus leaves the data files of earlier builds in its generated folder: a page that
-  // was removed or moved since (an older release when a new one comes) still has one. Only
-  // the pages this build wrote, from sources that are still there, count.
-  const built = async <T extends DocsMetadata>(entries: T[]): Promise<T[]> => {
-    const html = (permalink: string) =>
-      permalink.endsWith('/') ? [`${permalink}index.html`] : [`${permalink}/index.html`, `${permalink}.html`];
-    const keep = await Promise.all(
-      entries.map(
-        async (entry) =>
-          (await exists(absolute(entry.source))) &&
-          (await Promise.all(html(entry.permalink).map((file) => exists(join(buildDir, file))))).some(Boolean),
-      ),
-    );
-    return entries.filter((_, index) => keep[index]);
-  };
-  const docs = await built(
-    await jsonFiles<DocsMetadata>(join(generatedDir, 'docusaurus-plugin-content-docs', 'default'), /^site-.*\.json$/),
-  );
-  const posts = await built(
-    await jsonFiles<DocsMetadata>(join(generatedDir, 'docusaurus-plugin-content-blog', 'default'), /^site-.*\.json$/),
-  );
-  const pages = await built(
-    await jsonFiles<DocsMetadata & { type?: string }>(
-      join(generatedDir, 'docusaurus-plugin-content-pages', 'default'),
-      /^site-.*\.json$/,
-    ),
-  );
+  const docs = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-docs');
+  const posts = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-blog');
+  const pages = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-pages');
   const sources = [
     ...docs,
     ...posts,

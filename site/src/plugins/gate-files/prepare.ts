@@ -5,7 +5,7 @@ import { pageRoute, type Manifest } from '@portal/built-site';
 import { listBuildFiles, writeManifest } from '@portal/built-site/write';
 
 import { computeFileReaders } from './file-readers';
-import { writeLlmsFragments, writeMarkdownPages } from './markdown';
+import { releaseVersions, writeLlmsFragments, writeMarkdownPages } from './markdown';
 import type { PluginOptions } from './options';
 import { buildSearchIndexes } from './search-index';
 
@@ -33,11 +33,16 @@ export async function writePageDerivatives(
   const pages = (await listBuildFiles(buildDir))
     .filter((url) => url.endsWith('/index.html'))
     .map((url) => ({ url: pageRoute(url), file: url.slice(1) }));
-  const searchPages = await buildSearchIndexes(buildDir, pages, {
-    rootSelector: options.searchRootSelector,
-    excludeSelectors: options.searchExcludeSelectors,
-    language: options.searchLanguage,
-  });
+  const searchPages = await buildSearchIndexes(
+    buildDir,
+    pages,
+    {
+      rootSelector: options.searchRootSelector,
+      excludeSelectors: options.searchExcludeSelectors,
+      language: options.searchLanguage,
+    },
+    await releaseVersions(buildDir, generatedDir),
+  );
   const markdown = await writeMarkdownPages(buildDir, generatedDir);
   await writeLlmsFragments(buildDir, markdown);
   return { searchPages, markdownPages: markdown.length };

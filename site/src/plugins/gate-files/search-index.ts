@@ -2,8 +2,8 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { accessUnits, readersOf, unitId } from '@portal/access';
-import { isOlderRelease, searchDir } from '@portal/built-site';
+import { accessUnits, normalizeRoute, readersOf, unitId } from '@portal/access';
+import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
 
 type Pagefind = typeof import('pagefind');
 
@@ -26,10 +26,26 @@ export interface SearchPage {
 /** Pages worth finding: docs, blog posts and Markdown pages, not listings or generated indexes. */
 export function isSearchable(html: string): boolean {
   const classes = /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1] ?? '';
-  // An older release of a synced package would repeat its newest's pages.
-  const docId = /\bdocs-doc-id-(\S+)/.exec(classes)?.[1];
-  if (docId !== undefined && isOlderRelease(docId)) return false;
   return /\bdocs-doc-id-|\bblog-post-page\b|\bmdx-page\b/.test(classes);
+}
+
+/**
+ * Is the page one of an older release of a synced package? Those are indexed apart (each
+ * unit's `older/` bundle), so a search finds a package's newest release unless it asks for a
+ * version: an older release would repeat its newest's pages.
+ */
+export function isOlderReleasePage(html: string): boolean {
+  const docId = /<html[^>]*\sclass="[^"]*\bdocs-doc-id-(\S+?)["\s]/.exec(html)?.[1];
+  return docId !== undefined && isOlderRelease(docId);
+}
+
+/** The page with its release's version as a Pagefind filter, inside the root Pagefind reads. */
+export function withReleaseFilter(html: string, rootSelector: string, version: string | undefined): string {
+  if (version === undefined || !/^[a-z][a-z0-9-]*$/i.test(rootSelector)) return html;
+  return html.replace(
+    new RegExp(`<${rootSelector}\\b[^>]*>`, 'i'),
+    (open) => `${open}<span data-pagefind-filter="${RELEASE_FILTER}:${version}"></span>`,
+  );
 }
 
 /** The page's own URL path from its canonical link (`/docs/Spat-Nav/Detailed_README_SpatNav`, no slash added). */
@@ -81,9 +97,13 @@ export async function buildSearchIndexes(
   buildDir: string,
   pages: readonly SearchPage[],
   options: SearchIndexOptions,
+  releaseVersions: ReadonlyMap<string, string> = new Map(),
 ): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
-  const byUnit = new Map<string, { url: string; html: string }[]>(accessUnits().map((unit) => [unit.id, []]));
+  type Indexed = { url: string; html: string };
+  const byUnit = new Map<string, Indexed[]>(accessUnits().map((unit) => [unit.id, []]));
+  const olderByUnit = new Map<string, Indexed[]>(accessUnits().map((unit) => [unit.id, []]));
+  const versionOf = new Map([...releaseVersions].map(([permalink, version]) => [normalizeRoute(permalink), version]));
   for (const page of pages) {
     const html = await readFile(join(buildDir, page.file), 'utf8');
     if (!isSearchable(html)) continue;
@@ -92,9 +112,11 @@ export async function buildSearchIndexes(
     if (readers === null) continue;
     // Table cells and list items end without a space; without one their words would run
     // together in the index and the snippets ("propTypeDefault").
-    byUnit.get(unitId(readers))?.push({
+    const spaced = html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>');
+    const version = versionOf.get(normalizeRoute(page.url));
+    (isOlderReleasePage(html) ? olderByUnit : byUnit).get(unitId(readers))?.push({
       url: canonicalPath(html) ?? page.url,
-      html: html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>'),
+      html: withReleaseFilter(spaced, options.rootSelector, version),
     });
   }
   const pagefind = (await importNative('pagefind')) as Pagefind;
@@ -102,6 +124,9 @@ export async function buildSearchIndexes(
     const counts: Record<string, number> = {};
     for (const [unit, unitPages] of byUnit)
       counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options);
+    // Older releases: a bundle beside the unit's, written only where the unit has some.
+    for (const [unit, unitPages] of olderByUnit)
+      if (unitPages.length > 0) await writeIndex(pagefind, buildDir, unitPages, olderReleasesSearchDir(unit), options);
     return counts;
   } finally {
     await pagefind.close();

@@ -197,6 +197,8 @@ export function sectionPages(
         sidebar_label: 'Changelog',
         description: `Every published release of ${name}, from ${releases.at(-1)?.version} to ${releases[0]?.version}, with its date.`,
         package: source.id,
+        // The section's own pages belong to the newest release (the version menu, a search of a version).
+        package_version: latest.version,
       },
       `Every release of \`${name}\` ${source.kind === 'npm' ? 'published on its registry' : `tagged in ${source.repository}`}, newest first, with the date ${source.kind === 'npm' ? 'the registry gives' : 'of its tag'}. The newest release of each minor line has its documentation here; use the version menu in the navigation bar to move between them.\n\n${history.join('\n\n')}`,
     ),
@@ -216,6 +218,7 @@ export function sectionPages(
         sidebar_label: 'License',
         description: `The licence of ${name}${identifier ? `: ${identifier}` : ''}.`,
         package: source.id,
+        package_version: latest.version,
       },
       [
         identifier ? `${latest.version} is published under the **${identifier}** licence (its \`package.json\`).` : '',
