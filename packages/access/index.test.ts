@@ -178,6 +178,13 @@ describe('who reads which route (the checked-in policy)', () => {
       expect(readersOf(path), path).toBe('public');
   });
 
+  it("gives every release of a synced package its section's readers, public or private", () => {
+    // Where a package section synced from its releases puts an older version (site/sources.yaml).
+    for (const section of ['/docs/Norigin-Spatial-Navigation/', '/docs/layout-engine/', '/docs/frontend-guidelines/'])
+      for (const release of ['2.3.0/', '2.3.0/CONTRIBUTING', '10.0.1/docs/setup'])
+        expect(readersOf(section + release), section + release).toEqual(readersOf(section));
+  });
+
   it('matches no rule for paths outside every section, and for paths that cannot name a page', () => {
     for (const path of ['/docs/no-such-project/', '/nope', '/docs/player-manager-monox', '/docs/%ZZ'])
       expect(readersOf(path), path).toBeNull();

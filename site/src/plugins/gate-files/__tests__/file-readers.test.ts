@@ -68,6 +68,17 @@ describe('who reads each file of a build', () => {
     expect(Object.keys(readers).sort()).toEqual([...files].sort());
   });
 
+  it("gives the older releases' search bundle inside a unit's folder the unit's readers", async () => {
+    const { buildDir, generatedDir, files } = await makeMiniBuild();
+    const older = [
+      '/search/public/older/pagefind-entry.json',
+      '/search/admin+partner+staff/older/pagefind-entry.json',
+      '/search/admin+staff/older/fragment/en_1a2b3c.pf_fragment',
+    ];
+    const readers = await computeFileReaders({ buildDir, generatedDir, files: [...files, ...older], alwaysPublic });
+    expect(older.map((url) => readers.get(url))).toEqual(['public', PARTNER, STAFF]);
+  });
+
   it('stops the build, naming every page that no rule of the policy matches', async () => {
     const extra = ['/docs/secret-project/', '/docs/player-manager-monorepo-notes'];
     const { buildDir, generatedDir, files } = await makeMiniBuild(extra);
