@@ -3,7 +3,11 @@ import { join } from 'node:path';
 
 import type { SourceState } from '@portal/contract';
 
-/** What `npm run sync` keeps of each source in the content cache's state.json (packages/sync). */
+/**
+ * What `npm run sync` keeps of each source in the content cache's state.json (packages/sync,
+ * its `CachedSource`), as far as the gate reads it. Read here, not with @portal/sync's
+ * `readState`: that package brings pacote and git, which the gate's runtime image leaves out.
+ */
 interface CachedSource {
   kind: string;
   package?: string;
