@@ -94,10 +94,9 @@ function toCsv(rows: readonly AuditRow[]): string {
  * schema, calls are rate-limited per administrator, and every change goes into the audit
  * trail with who did what to whom, before and after.
  */
-export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
-  const { directory, readerIndex, store, identity } = ctx;
-
-  const limited = {
+/** The route config of every administration call: one budget per administrator and minute (`ADMIN_RATE_LIMIT`). */
+export function adminRateLimit(ctx: GateContext) {
+  return {
     rateLimit: {
       max: ctx.config.adminRateLimitPerMinute,
       timeWindow: 60_000,
@@ -106,6 +105,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
       keyGenerator: (request: FastifyRequest) => `admin:${request.signedIn?.uid ?? request.ip}`,
     },
   };
+}
+
+export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
+  const { directory, readerIndex, store, identity } = ctx;
+
+  const limited = adminRateLimit(ctx);
 
   /** The administrator behind a call, their events into the trail with the request's client address. */
   const actor = (request: FastifyRequest): Actor => {

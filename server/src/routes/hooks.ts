@@ -9,6 +9,7 @@ import Type from 'typebox';
 
 import type { Rebuilds } from '../sources/rebuilds.js';
 import { readCacheState, sourcesOfPackage, sourcesOfRepository, sourceStates } from '../sources/state.js';
+import { adminRateLimit } from './admin.js';
 import type { GateContext } from './context.js';
 
 /** GitHub sends up to 25 MB; a release or push event is a few tens of kilobytes. */
@@ -143,7 +144,7 @@ export async function sourceAdminRoutes(
   ctx: GateContext,
   rebuilds: Rebuilds | null,
 ): Promise<void> {
-  admin.get('/sources', { schema: { response: { 200: SourcesOverview } } }, async () => {
+  admin.get('/sources', { config: adminRateLimit(ctx), schema: { response: { 200: SourcesOverview } } }, async () => {
     const state = await readCacheState(ctx.config.sources.cacheDir);
     return {
       sources: sourceStates(state),
