@@ -54,7 +54,17 @@ export function buildSiteIfStale({ log = console.log } = {}) {
     return;
   }
   log(built ? 'Site sources changed: rebuilding the site…' : 'No site build yet: building the site…');
-  run(['npm', 'run', 'build', '--workspace', 'site'], 'The site build');
+  buildSite();
+  markBuilt(hash);
+}
+
+/** The Docusaurus build of site/ into `outDir` (a folder of site/), which the gate-files plugin prepares for the gate. */
+export function buildSite(outDir = 'build') {
+  run(['npm', 'run', 'build', '--workspace', 'site', '--', '--out-dir', outDir], 'The site build');
+}
+
+/** Records that site/build is made from the sources whose hash is `hash` (now's, by default). */
+export function markBuilt(hash = siteSourceHash(root)) {
   writeFileSync(stampFile, hash);
 }
 

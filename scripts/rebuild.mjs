@@ -4,14 +4,12 @@
 // then reads the new folder and serves it, on every replica (server/src/sources/rebuilds.ts).
 //
 //   node scripts/rebuild.mjs --only=<source id>[,<source id>…]
-import { spawnSync } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { syncSources } from './build-if-stale.mjs';
-import { siteSourceHash } from './site-hash.mjs';
+import { buildSite, markBuilt, syncSources } from './build-if-stale.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const siteDir = join(root, 'site');
@@ -27,12 +25,11 @@ try {
   rmSync(next, { recursive: true, force: true });
   console.log('Building the site into site/build.next…');
   const started = Date.now();
-  const build = spawnSync('npm', ['run', 'build', '--workspace', 'site', '--', '--out-dir', 'build.next'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0)
-    throw new Error(`The site build failed (exit code ${build.status}); site/build is unchanged.`);
+  try {
+    buildSite('build.next');
+  } catch (error) {
+    throw new Error(`${error.message} site/build is unchanged.`);
+  }
   if (!existsSync(join(next, 'portal-manifest.json')))
     throw new Error('The site build wrote no portal-manifest.json; site/build is unchanged.');
   // The swap: two renames in one folder; the gate holds the served build in memory meanwhile.
@@ -40,7 +37,7 @@ try {
   if (existsSync(served)) renameSync(served, previous);
   renameSync(next, served);
   rmSync(previous, { recursive: true, force: true });
-  writeFileSync(join(siteDir, '.docusaurus', 'portal-build.sha256'), siteSourceHash(root));
+  markBuilt();
   console.log(`Built and swapped in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } catch (error) {
   console.error(error.message);

@@ -55,10 +55,10 @@ function decide(event: string, payload: HookPayload, state: Awaited<ReturnType<t
     if (!found?.name) return { ignored: `a ${event} event without a package` };
     if (found.package_type && found.package_type.toLowerCase() !== 'npm')
       return { ignored: `a ${found.package_type} package: only npm packages are synced` };
-    const names = [found.name, found.namespace && !found.name.startsWith('@') && `@${found.namespace}/${found.name}`];
+    // GitHub names an npm package without its scope and gives the scope as the namespace.
     const name = found.name.startsWith('@') || !found.namespace ? found.name : `@${found.namespace}/${found.name}`;
     return {
-      sources: [...new Set(names.filter((n): n is string => Boolean(n)).flatMap((n) => sourcesOfPackage(state, n)))],
+      sources: [...new Set([name, found.name].flatMap((spelling) => sourcesOfPackage(state, spelling)))],
       reason: `publish of ${name}${found.package_version?.version ? `@${found.package_version.version}` : ''}`,
     };
   }

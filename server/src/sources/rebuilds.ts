@@ -56,11 +56,6 @@ export class Rebuilds {
     return this.jobs.map((job) => ({ ...job }));
   }
 
-  /** Resolves when every queued rebuild has finished (for tests and for closing). */
-  idle(): Promise<void> {
-    return this.queue;
-  }
-
   /** Stops the running rebuild (the gate is closing) and runs no other. */
   close(): void {
     this.closed = true;
