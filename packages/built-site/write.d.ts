@@ -19,3 +19,11 @@ export declare function writeManifest(
   readers: ReadonlyMap<string, Readers>,
   options?: { concurrency?: number; compressionCache?: string },
 ): Promise<Manifest>;
+/**
+ * Writes a Pagefind index's bundle into `outDir` from its `getFiles()`, all but Pagefind's
+ * own interfaces, each file complete on disk when it resolves. Returns the files written.
+ */
+export declare function writeSearchBundle(
+  index: { getFiles(): Promise<{ errors: string[]; files: { path: string; content: Uint8Array }[] }> },
+  outDir: string,
+): Promise<number>;

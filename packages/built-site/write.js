@@ -5,7 +5,7 @@
 // devDependency of this package, so the gate's runtime install does not carry it.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
@@ -199,4 +199,28 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
     for (const name of await readdir(compressionCache))
       if (!used.has(name.replace(/\..*$/, ''))) await rm(join(compressionCache, name), { force: true });
   return manifest;
+}
+
+/** Pagefind's ready-made search interfaces: the portal has its own search dialog. */
+const PAGEFIND_UI = /^pagefind-(ui|component-ui|modular-ui)\./;
+
+/**
+ * Writes a Pagefind index's bundle into `outDir`, all but Pagefind's own interfaces. The
+ * files come from `getFiles()` and are written here, because Pagefind's `writeFiles` answers
+ * before its last writes reach the disk: a `close()` right after it left an empty
+ * `pagefind-entry.json` now and then (seen on the 2-core CI machine).
+ *
+ * @param {{ getFiles(): Promise<{ errors: string[], files: { path: string, content: Uint8Array }[] }> }} index
+ * @param {string} outDir
+ * @returns {Promise<number>} the number of files written
+ */
+export async function writeSearchBundle(index, outDir) {
+  const { errors, files } = await index.getFiles();
+  if (errors.length > 0) throw new Error(`Pagefind could not make ${outDir}: ${errors.join('; ')}`);
+  const kept = files.filter((file) => !PAGEFIND_UI.test(file.path));
+  await mkdir(outDir, { recursive: true });
+  for (const folder of new Set(kept.map((file) => dirname(file.path))))
+    await mkdir(join(outDir, folder), { recursive: true });
+  await Promise.all(kept.map((file) => writeFile(join(outDir, file.path), file.content)));
+  return kept.length;
 }

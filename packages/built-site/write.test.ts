@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { Readers } from '@portal/access';
 
 import { MANIFEST_FILE, type Manifest } from './index.js';
-import { contentTypeOf, inlineScriptHashes, writeManifest } from './write.js';
+import * as pagefind from 'pagefind';
+
+import { contentTypeOf, inlineScriptHashes, writeManifest, writeSearchBundle } from './write.js';
 
 async function build(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-built-site-'));
@@ -124,5 +126,41 @@ describe('the compressed forms kept between builds', () => {
     await writeManifest(third, readers, { compressionCache: cache });
     const otherHash = createHash('sha256').update(other).digest('hex');
     expect((await readdir(cache)).sort()).toEqual([`${otherHash}.br`, `${otherHash}.gz`]);
+  });
+});
+
+describe('a search bundle', () => {
+  it('is complete on disk when written, though Pagefind closes at once, and leaves out its own interfaces', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'portal-search-bundle-'));
+    try {
+      const { index } = await pagefind.createIndex({ forceLanguage: 'en' });
+      if (!index) throw new Error('Pagefind did not start');
+      await index.addHTMLFile({
+        url: '/docs/a/',
+        content: '<html lang="en"><body><h1>Focus rails</h1><p>Words.</p></body></html>',
+      });
+      await index.addHTMLFile({
+        url: '/docs/b/',
+        content: '<html lang="en"><body><h1>Layout</h1><p>More words.</p></body></html>',
+      });
+      const { files } = await index.getFiles();
+      const written = await writeSearchBundle(index, join(dir, 'search', 'public'));
+      await pagefind.close();
+      const kept = files.filter((file) => !/^pagefind-(ui|component-ui|modular-ui)\./.test(file.path));
+      expect(kept.length).toBeLessThan(files.length);
+      expect(written).toBe(kept.length);
+      for (const file of kept)
+        expect(
+          Buffer.compare(await readFile(join(dir, 'search', 'public', file.path)), Buffer.from(file.content)),
+        ).toBe(0);
+      const entry = JSON.parse(await readFile(join(dir, 'search', 'public', 'pagefind-entry.json'), 'utf8'));
+      expect(entry.languages.en.page_count).toBe(2);
+      expect((await readdir(join(dir, 'search', 'public'))).filter((name) => name.startsWith('pagefind-ui'))).toEqual(
+        [],
+      );
+    } finally {
+      await pagefind.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { writeSearchBundle } from '@portal/built-site/write';
+
 import {
   aboutness,
   hasIndex,
@@ -61,7 +63,7 @@ beforeAll(async () => {
       const { index } = await pagefind.createIndex({ rootSelector: 'article', forceLanguage: 'en' });
       if (!index) throw new Error('Pagefind did not start');
       for (const { url, html } of pages) await index.addHTMLFile({ url, content: html });
-      await index.writeFiles({ outputPath: join(dir, 'search', unit) });
+      await writeSearchBundle(index, join(dir, 'search', unit));
     }
   } finally {
     await pagefind.close();

@@ -1,9 +1,10 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { accessUnits, normalizeRoute, readersOf, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
+import { writeSearchBundle } from '@portal/built-site/write';
 
 type Pagefind = typeof import('pagefind');
 
@@ -76,12 +77,7 @@ async function writeIndex(
     const added = await index.addHTMLFile({ url: page.url, content: page.html });
     if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page.url}: ${added.errors.join('; ')}`);
   }
-  const written = await index.writeFiles({ outputPath: join(buildDir, outDir) });
-  if (written.errors.length > 0) throw new Error(`Pagefind could not write ${outDir}: ${written.errors.join('; ')}`);
-  // The portal has its own search dialog; Pagefind's ready-made interfaces are not served.
-  for (const file of await readdir(join(buildDir, outDir))) {
-    if (/^pagefind-(ui|component-ui|modular-ui)\./.test(file)) await rm(join(buildDir, outDir, file));
-  }
+  await writeSearchBundle(index, join(buildDir, outDir));
   return pages.length;
 }
 
