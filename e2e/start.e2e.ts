@@ -90,7 +90,7 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
     const trail = await fetch(`${baseURL}/api/admin/audit?reader=dev@partner-studio.example&kind=page.view`, {
       headers: { cookie: admin },
     });
-    expect(trail.status).toBe(200);
+    expect(trail.status, await trail.clone().text()).toBe(200);
     const { events } = (await trail.json()) as {
       events: { kind: string; path?: string | null; detail: { views?: number } }[];
     };

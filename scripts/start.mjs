@@ -67,7 +67,10 @@ try {
     dataDir: null,
     stdout: 'inherit',
     group: true,
-    until: 'listening',
+    // With the embedded database, "running" means every surface answers: until its schema is
+    // ready, /admin and the token calls answer 503. A database of its own (DATABASE_URL) may
+    // be down while the portal serves pages, so then listening is enough.
+    until: process.env.DATABASE_URL ? 'listening' : 'database',
     env: {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
