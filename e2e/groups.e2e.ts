@@ -207,7 +207,7 @@ test.describe('changing groups', () => {
     const readers = (...args: string[]) =>
       spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/readers.mjs', import.meta.url)), ...args], {
         encoding: 'utf8',
-        env: { ...process.env, AUTH_EMULATOR_PORT: process.env.E2E_EMULATOR_PORT },
+        env: { ...process.env, AUTH_EMULATOR_PORT: process.env.E2E_EMULATOR_PORT, DATA_DIR: process.env.E2E_DATA_DIR },
       });
     const granted = readers('grant', reader.email, 'staff');
     expect(granted.status, granted.stderr).toBe(0);
