@@ -200,10 +200,31 @@ test('the public start-up code holds no private description: the blog’s own re
   // The scripts every visitor's page loads first (the runtime and main bundles), fetched signed out.
   const home = await request.get('/');
   const scripts = [...(await home.text()).matchAll(/<script[^>]*src="?([^" >]+\.js)/g)].map((match) => match[1]);
-  expect(scripts.some((src) => /\/main\.[^/]*\.js$/.test(String(src)))).toBe(true);
+  expect(scripts.some((src) => /\/main(\.[^/]*)?\.js$/.test(String(src)))).toBe(true);
   for (const src of scripts) {
     const script = await request.get(String(src));
     expect(script.status(), String(src)).toBe(200);
     expect(await script.text(), String(src)).not.toContain(String(description));
   }
+});
+
+test('the entry bundles keep one name and are revalidated; every other asset has a hash and is kept for a year', async ({
+  request,
+}) => {
+  const home = await (await request.get('/')).text();
+  const scripts = [...home.matchAll(/<script[^>]*src="?([^" >]+\.js)/g)].map((match) => String(match[1]));
+  // With one name, a page's HTML changes only with the page (docs/performance.md).
+  expect(scripts).toEqual(expect.arrayContaining(['/assets/js/runtime~main.js', '/assets/js/main.js']));
+  for (const src of ['/assets/js/runtime~main.js', '/assets/js/main.js']) {
+    const script = await request.get(src);
+    expect(script.headers()['cache-control'], src).toBe('public, max-age=0, must-revalidate');
+    const etag = script.headers()['etag'];
+    expect(etag, src).toBeTruthy();
+    expect((await request.get(src, { headers: { 'if-none-match': String(etag) } })).status(), src).toBe(304);
+  }
+  const stylesheet = /<link[^>]*href="?(\/assets\/css\/[^" >]+\.css)/.exec(home)?.[1];
+  expect(stylesheet).toMatch(/\.[0-9a-f]{8}\.css$/);
+  expect((await request.get(String(stylesheet))).headers()['cache-control']).toBe(
+    'public, max-age=31536000, immutable',
+  );
 });

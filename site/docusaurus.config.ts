@@ -57,6 +57,9 @@ const config: Config = {
     // Rspack, SWC, Lightning CSS and SSG worker threads: the build budget depends on it.
     // `PORTAL_BUNDLER=webpack` turns it off; only the benchmark's peer build does that.
     faster: process.env.PORTAL_BUNDLER !== 'webpack',
+    // No page shows a last-update date or author, and the sitemap gives no lastmod, so the
+    // build does not read the repository's history (Docusaurus reads all of it by default).
+    experimental_vcs: 'disabled',
   },
 
   i18n: {
@@ -107,6 +110,8 @@ const config: Config = {
     ],
     // The latest release of each project, read from the changelogs, for the home page.
     './src/plugins/releases/index.ts',
+    // One name per entry bundle, so a page's HTML changes only when the page does.
+    './src/plugins/stable-entry-names.ts',
   ],
 
   // Keeps a reader's in-app navigation away from pages outside their groups (the gate

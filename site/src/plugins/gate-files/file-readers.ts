@@ -188,8 +188,8 @@ export async function computeFileReaders(
   const routesChunkNames = await readJson<Record<string, ChunkTree>>('routesChunkNames.json');
   const manifest = await readJson<ClientManifest>('client-manifest.json');
   const expectedNames = registryChunkNames(await readFile(join(generatedDir, 'registry.js'), 'utf8'));
-  const mainFile = inputs.files.find((url) => /^\/assets\/js\/main\.[\w]+\.js$/.test(url));
-  if (!mainFile) throw new Error('The build has no assets/js/main.<hash>.js');
+  const mainFile = inputs.files.find((url) => /^\/assets\/js\/main(\.\w+)?\.js$/.test(url));
+  if (!mainFile) throw new Error('The build has no assets/js/main.js');
   const mainJs = await readFile(join(buildDir, mainFile), 'utf8');
   const moduleIds = registryModules(mainJs);
   const missing = [...expectedNames].filter((name) => !moduleIds.has(name));
@@ -221,7 +221,7 @@ export async function computeFileReaders(
       .flat()
       .map((asset) => '/' + asset.file);
   // The entry bundles are not followed: main.js holds the loaders of every route.
-  const entry = new Set(inputs.files.filter((url) => /^\/assets\/js\/(runtime~)?main\.[\w]+\.js$/.test(url)));
+  const entry = new Set(inputs.files.filter((url) => /^\/assets\/js\/(runtime~)?main(\.\w+)?\.js$/.test(url)));
   const dependencies = new Map<string, string[]>();
   const dependenciesOf = async (url: string): Promise<string[]> => {
     let found = dependencies.get(url);

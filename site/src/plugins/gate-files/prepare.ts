@@ -7,7 +7,7 @@ import { listBuildFiles, writeManifest } from '@portal/built-site/write';
 import { computeFileReaders } from './file-readers';
 import { releaseVersions, writeLlmsFragments, writeMarkdownPages } from './markdown';
 import type { PluginOptions } from './options';
-import { buildSearchIndexes } from './search-index';
+import { buildSearchIndexes, type SearchBundleCache } from './search-index';
 
 /** Removes the precompressed forms of an earlier run, so a rerun starts from the files Docusaurus wrote. */
 export async function removePrecompressed(buildDir: string): Promise<void> {
@@ -28,6 +28,7 @@ export async function writePageDerivatives(
   buildDir: string,
   generatedDir: string,
   options: Pick<PluginOptions, 'searchRootSelector' | 'searchExcludeSelectors' | 'searchLanguage'>,
+  searchCache?: SearchBundleCache,
 ): Promise<{ searchPages: Record<string, number>; markdownPages: number }> {
   await removePrecompressed(buildDir);
   const pages = (await listBuildFiles(buildDir))
@@ -42,6 +43,7 @@ export async function writePageDerivatives(
       language: options.searchLanguage,
     },
     await releaseVersions(buildDir, generatedDir),
+    searchCache,
   );
   const markdown = await writeMarkdownPages(buildDir, generatedDir);
   await writeLlmsFragments(buildDir, markdown);

@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -15,6 +16,16 @@ export interface SearchIndexOptions {
   rootSelector: string;
   excludeSelectors: readonly string[];
   language: string;
+}
+
+/**
+ * A folder that keeps each bundle between builds under the hash of what it was made from,
+ * with `salt` (the Pagefind version) in that hash: a bundle whose pages did not change is
+ * copied, not indexed again. What a build did not use is removed from it.
+ */
+export interface SearchBundleCache {
+  dir: string;
+  salt: string;
 }
 
 export interface SearchPage {
@@ -60,14 +71,39 @@ export function canonicalPath(html: string): string | null {
   }
 }
 
+/** The hash of what a bundle is made from: Pagefind's version, its options, each page's URL and HTML. */
+function bundleKey(pages: readonly { url: string; html: string }[], options: SearchIndexOptions, salt: string): string {
+  const hash = createHash('sha256').update(JSON.stringify([salt, options]));
+  for (const page of pages) hash.update(`\0${page.url}\0${page.html}`);
+  return hash.digest('hex');
+}
+
 async function writeIndex(
-  pagefind: Pagefind,
+  pagefind: () => Promise<Pagefind>,
   buildDir: string,
   pages: { url: string; html: string }[],
   outDir: string,
   options: SearchIndexOptions,
+  cache: (SearchBundleCache & { used: Set<string> }) | undefined,
 ): Promise<number> {
-  const { index, errors } = await pagefind.createIndex({
+  const target = join(buildDir, outDir);
+  const key = cache && bundleKey(pages, options, cache.salt);
+  if (cache && key) {
+    cache.used.add(key);
+    const kept = join(cache.dir, key);
+    if (
+      await stat(kept).then(
+        (found) => found.isDirectory(),
+        () => false,
+      )
+    ) {
+      await cp(kept, target, { recursive: true });
+      return pages.length;
+    }
+  }
+  const { index, errors } = await (
+    await pagefind()
+  ).createIndex({
     rootSelector: options.rootSelector,
     excludeSelectors: [...options.excludeSelectors],
     forceLanguage: options.language,
@@ -77,7 +113,13 @@ async function writeIndex(
     const added = await index.addHTMLFile({ url: page.url, content: page.html });
     if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page.url}: ${added.errors.join('; ')}`);
   }
-  await writeSearchBundle(index, join(buildDir, outDir));
+  await writeSearchBundle(index, target);
+  if (cache && key) {
+    // Copied aside and renamed: a build stopped midway leaves no half-copied bundle behind.
+    const aside = join(cache.dir, `${key}.${randomUUID()}.tmp`);
+    await cp(target, aside, { recursive: true });
+    await rename(aside, join(cache.dir, key)).catch(() => rm(aside, { recursive: true, force: true }));
+  }
   return pages.length;
 }
 
@@ -94,6 +136,7 @@ export async function buildSearchIndexes(
   pages: readonly SearchPage[],
   options: SearchIndexOptions,
   releaseVersions: ReadonlyMap<string, string> = new Map(),
+  cache?: SearchBundleCache,
 ): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
   type Indexed = { url: string; html: string };
@@ -115,16 +158,24 @@ export async function buildSearchIndexes(
       html: withReleaseFilter(spaced, options.rootSelector, version),
     });
   }
-  const pagefind = (await importNative('pagefind')) as Pagefind;
+  // Pagefind starts only if a bundle is not in the cache.
+  let loaded: Pagefind | undefined;
+  const pagefind = async (): Promise<Pagefind> => (loaded ??= (await importNative('pagefind')) as Pagefind);
+  const used = cache && { ...cache, used: new Set<string>() };
+  if (used) await mkdir(used.dir, { recursive: true });
   try {
     const counts: Record<string, number> = {};
     for (const [unit, unitPages] of byUnit)
-      counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options);
+      counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options, used);
     // Older releases: a bundle beside the unit's, written only where the unit has some.
     for (const [unit, unitPages] of olderByUnit)
-      if (unitPages.length > 0) await writeIndex(pagefind, buildDir, unitPages, olderReleasesSearchDir(unit), options);
+      if (unitPages.length > 0)
+        await writeIndex(pagefind, buildDir, unitPages, olderReleasesSearchDir(unit), options, used);
+    if (used)
+      for (const name of await readdir(used.dir))
+        if (!used.used.has(name)) await rm(join(used.dir, name), { recursive: true, force: true });
     return counts;
   } finally {
-    await pagefind.close();
+    await loaded?.close();
   }
 }

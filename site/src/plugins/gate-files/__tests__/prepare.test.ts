@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -81,5 +82,55 @@ describe('preparing a build for the gate', () => {
     expect(derived.markdownPages).toBe(3);
     expect(existsSync(join(buildDir, 'docs', 'moved.md'))).toBe(false);
     expect(existsSync(join(buildDir, 'docs', 'old.md'))).toBe(false);
+  });
+
+  it('keeps each search bundle between builds and indexes again only the units whose pages changed', async () => {
+    const cache = { dir: join(await mkdtemp(join(tmpdir(), 'portal-search-cache-')), 'search'), salt: 'pagefind 1' };
+    const bundleFiles = async (buildDir: string, unit: string): Promise<Record<string, string>> => {
+      const dir = join(buildDir, 'search', unit);
+      const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+      return Object.fromEntries(
+        await Promise.all(
+          names.map(async (entry) => {
+            const path = join(entry.parentPath, entry.name);
+            return [path.slice(dir.length + 1), (await readFile(path)).toString('base64')] as const;
+          }),
+        ),
+      );
+    };
+    const first = await makeMiniBuild();
+    await writePageDerivatives(first.buildDir, first.generatedDir, DEFAULT_OPTIONS, cache);
+    const kept = await readdir(cache.dir);
+    expect(kept.length).toBe(4); // one per unit, the administrators' (no pages) too
+
+    // The next build: the partner page changed, the others did not. A file added to every
+    // kept bundle shows which ones the build copied rather than indexed.
+    for (const name of kept) await writeFile(join(cache.dir, name, 'kept.txt'), 'from the cache');
+    const second = await makeMiniBuild();
+    const partnerPage = join(second.buildDir, 'docs', 'layout-engine', 'index.html');
+    await writeFile(
+      partnerPage,
+      (await readFile(partnerPage, 'utf8')).replace('Rails and grids.', 'Rails, grids and focus.'),
+    );
+    const derived = await writePageDerivatives(second.buildDir, second.generatedDir, DEFAULT_OPTIONS, cache);
+    expect(derived.searchPages).toMatchObject({ public: 1, 'admin+partner+staff': 1, 'admin+staff': 1 });
+    for (const unit of ['public', 'admin+staff']) {
+      const files = await bundleFiles(second.buildDir, unit);
+      expect(files['kept.txt']).toBeDefined();
+      delete files['kept.txt'];
+      expect(files).toEqual(await bundleFiles(first.buildDir, unit));
+    }
+    const partner = await bundleFiles(second.buildDir, 'admin+partner+staff');
+    expect(partner['kept.txt']).toBeUndefined();
+    expect(partner).not.toEqual(await bundleFiles(first.buildDir, 'admin+partner+staff'));
+    // The changed unit's old bundle is gone from the cache, its new one is there.
+    const now = await readdir(cache.dir);
+    expect(now.length).toBe(4);
+    expect(now.filter((name) => !kept.includes(name)).length).toBe(1);
+
+    // Another Pagefind (the salt) indexes everything again.
+    const third = await makeMiniBuild();
+    await writePageDerivatives(third.buildDir, third.generatedDir, DEFAULT_OPTIONS, { ...cache, salt: 'pagefind 2' });
+    expect((await readdir(cache.dir)).filter((name) => now.includes(name))).toEqual([]);
   });
 });

@@ -33,8 +33,8 @@ export const MINI_CHUNKS = {
   sdk: '/assets/js/302.5d400000.js',
   home: '/assets/js/401.40e00000.js',
   notFound: '/assets/js/499.40400000.js',
-  main: '/assets/js/main.a1b2c3d4.js',
-  runtime: '/assets/js/runtime~main.e5f6a7b8.js',
+  main: '/assets/js/main.js',
+  runtime: '/assets/js/runtime~main.js',
   styles: '/assets/css/styles.c0ffee00.css',
   diagram: '/assets/images/diagram-ab12cd34.png',
 };
