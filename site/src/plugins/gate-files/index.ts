@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,35 +16,29 @@ type PostBuild = NonNullable<Plugin['postBuild']>;
  * the llms.txt fragments, then every file labelled with the groups that may read it
  * (file-readers.ts), precompressed, in the manifest (@portal/built-site/write). Its
  * postBuild waits for the other plugins' (the sitemap, the blog feeds), so their files are
- * labelled too; preset.ts loads it first for that. The search bundles and the compressed
- * forms are kept between builds in the site's node_modules/.cache (beside the bundler's),
- * so a rebuild after a release indexes only the units whose pages changed and compresses
- * only the files that changed.
+ * labelled too; preset.ts loads it first for that. The search bundles, the Markdown twins
+ * and the compressed forms are kept between builds in the site's node_modules/.cache
+ * (beside the bundler's), so a rebuild after a release indexes only the units whose pages
+ * changed, and converts and compresses only what changed.
  */
 export default function gateFilesPlugin(context: LoadContext, options: PluginOptions): Plugin<void> {
   const postBuild: PostBuild = async ({ outDir, plugins }) => {
     const started = Date.now();
     await afterOtherPostBuilds(plugins, postBuild);
     const caches = join(context.siteDir, 'node_modules', '.cache');
+    // The site's dependencies (Pagefind, remark) decide what the kept files hold too.
+    const salt = createHash('sha256')
+      .update(readFileSync(join(context.siteDir, 'package.json')))
+      .digest('hex');
     await writePageDerivatives(outDir, context.generatedFilesDir, options, {
-      dir: join(caches, 'portal-search'),
-      salt: `pagefind ${pagefindVersion(context.siteDir)}`,
+      search: { dir: join(caches, 'portal-search'), salt },
+      markdown: { dir: join(caches, 'portal-markdown'), salt },
     });
     const compressionCache = join(caches, 'portal-compressed');
     const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options, compressionCache);
     console.log(summarize(manifest, (Date.now() - started) / 1000));
   };
   return { name: 'portal-gate-files', postBuild };
-}
-
-/** The Pagefind the site declares (its package exports no package.json to read the installed one's). */
-function pagefindVersion(siteDir: string): string {
-  const site = JSON.parse(readFileSync(join(siteDir, 'package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>;
-  };
-  const version = site.dependencies?.pagefind;
-  if (!version) throw new Error(`${join(siteDir, 'package.json')} declares no pagefind`);
-  return version;
 }
 
 export { validateOptions } from './options';

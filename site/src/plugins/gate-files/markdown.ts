@@ -4,7 +4,9 @@
 // quotes, tabs as headed sections, other MDX components unwrapped, imports and expressions
 // dropped, code blocks kept with their language, links to other pages as their `.md`), plus
 // the `llms.txt` fragments of each access unit, which the gate puts together per reader.
-import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 import type { Blockquote, Heading, Paragraph, Root, RootContent, Text } from 'mdast';
@@ -18,6 +20,8 @@ import { unified } from 'unified';
 
 import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
 import { isOlderRelease, llmsDir, markdownUrl } from '@portal/built-site';
+
+import type { BuildCache } from './options';
 
 const ADMONITIONS: Record<string, string> = {
   note: 'Note',
@@ -258,11 +262,74 @@ export async function releaseVersions(buildDir: string, generatedDir: string): P
   );
 }
 
+/** What a kept twin was made from, besides its source and metadata: each link it resolved, and to what. */
+interface KeptTwin {
+  markdown: string;
+  links: [string, string | null][];
+}
+
+/**
+ * The twins of the sources a build converted, kept between builds under the hash of the
+ * converter (this file and the cache's salt), the source and its metadata. A kept twin is
+ * used when every link it resolved resolves as it did then, so a page whose links point
+ * elsewhere now is converted again. What a build did not use is removed.
+ */
+class KeptTwins {
+  private readonly used = new Set<string>();
+  private readonly salt: string;
+
+  private readonly dir: string;
+
+  constructor(cache: BuildCache) {
+    this.dir = cache.dir;
+    this.salt = createHash('sha256').update(readFileSync(__filename)).update(cache.salt).digest('hex');
+  }
+
+  async twin(
+    source: string,
+    page: { title: string; description?: string | null; mdx: boolean },
+    resolveLink: (url: string) => string | null,
+  ): Promise<string> {
+    const key = createHash('sha256')
+      .update(JSON.stringify([this.salt, page, source]))
+      .digest('hex');
+    this.used.add(key);
+    const file = join(this.dir, `${key}.json`);
+    const kept = await readFile(file, 'utf8').then(
+      (text) => JSON.parse(text) as KeptTwin,
+      () => null,
+    );
+    if (kept && kept.links.every(([url, to]) => resolveLink(url) === to)) return kept.markdown;
+    const links: KeptTwin['links'] = [];
+    const markdown = toCleanMarkdown(source, page, (url) => {
+      const to = resolveLink(url);
+      links.push([url, to]);
+      return to;
+    });
+    // Written aside and renamed: a build stopped midway leaves no half-written twin behind.
+    const aside = `${file}.${randomUUID()}.tmp`;
+    await mkdir(this.dir, { recursive: true });
+    await writeFile(aside, JSON.stringify({ markdown, links } satisfies KeptTwin));
+    await rename(aside, file);
+    return markdown;
+  }
+
+  async prune(): Promise<void> {
+    for (const name of await readdir(this.dir).catch(() => []))
+      if (!this.used.has(name.replace(/\..*$/, ''))) await rm(join(this.dir, name), { force: true });
+  }
+}
+
 /**
  * Writes the `.md` of every doc, blog post, Markdown page and generated category page into
- * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them.
+ * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them. With `cache`,
+ * the twins of sources are kept between builds (`KeptTwins`).
  */
-export async function writeMarkdownPages(buildDir: string, generatedDir: string): Promise<MarkdownPage[]> {
+export async function writeMarkdownPages(
+  buildDir: string,
+  generatedDir: string,
+  cache?: BuildCache,
+): Promise<MarkdownPage[]> {
   const siteDir = dirname(generatedDir);
   const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
   const docs = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-docs');
@@ -275,6 +342,7 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
   ];
   const bySource = new Map(sources.map((entry) => [absolute(entry.source), entry]));
   const written: MarkdownPage[] = [];
+  const kept = cache === undefined ? null : new KeptTwins(cache);
 
   const store = async (page: MarkdownPage): Promise<void> => {
     const file = join(buildDir, markdownUrl(page.permalink));
@@ -292,11 +360,9 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
       const target = bySource.get(resolve(dirname(file), decodeURIComponent(path)));
       return target ? `${markdownUrl(target.permalink)}${hash ? `#${hash}` : ''}` : null;
     };
-    const markdown = toCleanMarkdown(
-      await readFile(file, 'utf8'),
-      { title: entry.title, description: entry.description, mdx: file.endsWith('.mdx') },
-      resolveLink,
-    );
+    const source = await readFile(file, 'utf8');
+    const page = { title: entry.title, description: entry.description, mdx: file.endsWith('.mdx') };
+    const markdown = kept ? await kept.twin(source, page, resolveLink) : toCleanMarkdown(source, page, resolveLink);
     await store({ permalink: entry.permalink, title: entry.title, description: entry.description, markdown });
   }
 
@@ -335,6 +401,7 @@ export async function writeMarkdownPages(buildDir: string, generatedDir: string)
       markdown,
     });
   }
+  await kept?.prune();
   return written;
 }
 

@@ -53,3 +53,13 @@ const PluginOptionSchema = Joi.object<PluginOptions>({
 export function validateOptions({ validate, options }: OptionValidationContext<Options, PluginOptions>): PluginOptions {
   return validate(PluginOptionSchema, options);
 }
+
+/**
+ * A folder that keeps what a build step made between builds, under the hash of its inputs
+ * and `salt`: what else decides the output (the site's dependencies, whose versions the
+ * site's package.json pins). What a build did not use is removed from it.
+ */
+export interface BuildCache {
+  dir: string;
+  salt: string;
+}

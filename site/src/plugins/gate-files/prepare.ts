@@ -6,8 +6,8 @@ import { listBuildFiles, writeManifest } from '@portal/built-site/write';
 
 import { computeFileReaders } from './file-readers';
 import { releaseVersions, writeLlmsFragments, writeMarkdownPages } from './markdown';
-import type { PluginOptions } from './options';
-import { buildSearchIndexes, type SearchBundleCache } from './search-index';
+import type { BuildCache, PluginOptions } from './options';
+import { buildSearchIndexes } from './search-index';
 
 /** Removes the precompressed forms of an earlier run, so a rerun starts from the files Docusaurus wrote. */
 export async function removePrecompressed(buildDir: string): Promise<void> {
@@ -28,7 +28,7 @@ export async function writePageDerivatives(
   buildDir: string,
   generatedDir: string,
   options: Pick<PluginOptions, 'searchRootSelector' | 'searchExcludeSelectors' | 'searchLanguage'>,
-  searchCache?: SearchBundleCache,
+  caches?: { search: BuildCache; markdown: BuildCache },
 ): Promise<{ searchPages: Record<string, number>; markdownPages: number }> {
   await removePrecompressed(buildDir);
   const pages = (await listBuildFiles(buildDir))
@@ -43,9 +43,9 @@ export async function writePageDerivatives(
       language: options.searchLanguage,
     },
     await releaseVersions(buildDir, generatedDir),
-    searchCache,
+    caches?.search,
   );
-  const markdown = await writeMarkdownPages(buildDir, generatedDir);
+  const markdown = await writeMarkdownPages(buildDir, generatedDir, caches?.markdown);
   await writeLlmsFragments(buildDir, markdown);
   return { searchPages, markdownPages: markdown.length };
 }

@@ -7,6 +7,8 @@ import { accessUnits, normalizeRoute, readersOf, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
 import { writeSearchBundle } from '@portal/built-site/write';
 
+import type { BuildCache } from './options';
+
 type Pagefind = typeof import('pagefind');
 
 const importNative = createRequire(__filename)('./native-import.cjs') as (specifier: string) => Promise<unknown>;
@@ -16,16 +18,6 @@ export interface SearchIndexOptions {
   rootSelector: string;
   excludeSelectors: readonly string[];
   language: string;
-}
-
-/**
- * A folder that keeps each bundle between builds under the hash of what it was made from,
- * with `salt` (the Pagefind version) in that hash: a bundle whose pages did not change is
- * copied, not indexed again. What a build did not use is removed from it.
- */
-export interface SearchBundleCache {
-  dir: string;
-  salt: string;
 }
 
 export interface SearchPage {
@@ -71,7 +63,7 @@ export function canonicalPath(html: string): string | null {
   }
 }
 
-/** The hash of what a bundle is made from: Pagefind's version, its options, each page's URL and HTML. */
+/** The hash of what a bundle is made from: the cache's salt, Pagefind's options, each page's URL and HTML. */
 function bundleKey(pages: readonly { url: string; html: string }[], options: SearchIndexOptions, salt: string): string {
   const hash = createHash('sha256').update(JSON.stringify([salt, options]));
   for (const page of pages) hash.update(`\0${page.url}\0${page.html}`);
@@ -84,7 +76,7 @@ async function writeIndex(
   pages: { url: string; html: string }[],
   outDir: string,
   options: SearchIndexOptions,
-  cache: (SearchBundleCache & { used: Set<string> }) | undefined,
+  cache: (BuildCache & { used: Set<string> }) | undefined,
 ): Promise<number> {
   const target = join(buildDir, outDir);
   const key = cache && bundleKey(pages, options, cache.salt);
@@ -136,7 +128,7 @@ export async function buildSearchIndexes(
   pages: readonly SearchPage[],
   options: SearchIndexOptions,
   releaseVersions: ReadonlyMap<string, string> = new Map(),
-  cache?: SearchBundleCache,
+  cache?: BuildCache,
 ): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
   type Indexed = { url: string; html: string };

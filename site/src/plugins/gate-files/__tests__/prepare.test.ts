@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -85,7 +85,9 @@ describe('preparing a build for the gate', () => {
   });
 
   it('keeps each search bundle between builds and indexes again only the units whose pages changed', async () => {
-    const cache = { dir: join(await mkdtemp(join(tmpdir(), 'portal-search-cache-')), 'search'), salt: 'pagefind 1' };
+    const caches = await mkdtemp(join(tmpdir(), 'portal-build-caches-'));
+    const cache = { dir: join(caches, 'search'), salt: 'pagefind 1' };
+    const twins = { dir: join(caches, 'markdown'), salt: 'site 1' };
     const bundleFiles = async (buildDir: string, unit: string): Promise<Record<string, string>> => {
       const dir = join(buildDir, 'search', unit);
       const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
@@ -99,7 +101,7 @@ describe('preparing a build for the gate', () => {
       );
     };
     const first = await makeMiniBuild();
-    await writePageDerivatives(first.buildDir, first.generatedDir, DEFAULT_OPTIONS, cache);
+    await writePageDerivatives(first.buildDir, first.generatedDir, DEFAULT_OPTIONS, { search: cache, markdown: twins });
     const kept = await readdir(cache.dir);
     expect(kept.length).toBe(4); // one per unit, the administrators' (no pages) too
 
@@ -112,7 +114,10 @@ describe('preparing a build for the gate', () => {
       partnerPage,
       (await readFile(partnerPage, 'utf8')).replace('Rails and grids.', 'Rails, grids and focus.'),
     );
-    const derived = await writePageDerivatives(second.buildDir, second.generatedDir, DEFAULT_OPTIONS, cache);
+    const derived = await writePageDerivatives(second.buildDir, second.generatedDir, DEFAULT_OPTIONS, {
+      search: cache,
+      markdown: twins,
+    });
     expect(derived.searchPages).toMatchObject({ public: 1, 'admin+partner+staff': 1, 'admin+staff': 1 });
     for (const unit of ['public', 'admin+staff']) {
       const files = await bundleFiles(second.buildDir, unit);
@@ -130,7 +135,66 @@ describe('preparing a build for the gate', () => {
 
     // Another Pagefind (the salt) indexes everything again.
     const third = await makeMiniBuild();
-    await writePageDerivatives(third.buildDir, third.generatedDir, DEFAULT_OPTIONS, { ...cache, salt: 'pagefind 2' });
+    await writePageDerivatives(third.buildDir, third.generatedDir, DEFAULT_OPTIONS, {
+      search: { ...cache, salt: 'pagefind 2' },
+      markdown: twins,
+    });
     expect((await readdir(cache.dir)).filter((name) => now.includes(name))).toEqual([]);
+  });
+
+  it('keeps the Markdown twins between builds, and converts again a page whose source or links changed', async () => {
+    const caches = await mkdtemp(join(tmpdir(), 'portal-build-caches-'));
+    const kept = {
+      search: { dir: join(caches, 'search'), salt: 'site 1' },
+      markdown: { dir: join(caches, 'markdown'), salt: 'site 1' },
+    };
+    const build = async (change?: (root: string) => Promise<void>): Promise<(url: string) => Promise<string>> => {
+      const { buildDir, generatedDir } = await makeMiniBuild();
+      const root = dirname(generatedDir);
+      await writeFile(
+        join(root, 'docs', 'layout-engine', 'README.md'),
+        '---\ntitle: Layout Engine\n---\n\nRails and grids, from the [start](../intro.md).\n',
+      );
+      await change?.(root);
+      await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS, kept);
+      return (url) => readFile(join(buildDir, url), 'utf8');
+    };
+    const first = await build();
+    expect(await first('docs/layout-engine.md')).toContain('[start](/docs.md)');
+    // A mark on every kept twin shows which ones the next builds take from the cache.
+    const mark = async (): Promise<void> => {
+      for (const name of await readdir(kept.markdown.dir)) {
+        const file = join(kept.markdown.dir, name);
+        const twin = JSON.parse(await readFile(file, 'utf8')) as { markdown: string };
+        await writeFile(file, JSON.stringify({ ...twin, markdown: `${twin.markdown}KEPT\n` }));
+      }
+    };
+    await mark();
+    expect(await readdir(kept.markdown.dir)).toHaveLength(3);
+    const same = await build();
+    for (const url of ['docs.md', 'docs/layout-engine.md', 'docs/frontend-guidelines/GitFlow.md'])
+      expect(await same(url), url).toMatch(/KEPT\n$/);
+
+    // The page the layout engine links to moves, and the guidelines page's source changes.
+    const changed = await build(async (root) => {
+      const intro = join(root, '.docusaurus', 'docusaurus-plugin-content-docs', 'default', 'site-docs-intro-md.json');
+      await writeFile(intro, (await readFile(intro, 'utf8')).replace('"/docs/"', '"/docs/start/"'));
+      await mkdir(join(root, 'build', 'docs', 'start'), { recursive: true });
+      await writeFile(
+        join(root, 'build', 'docs', 'start', 'index.html'),
+        await readFile(join(root, 'build', 'docs', 'index.html')),
+      );
+      await writeFile(
+        join(root, 'docs', 'frontend-guidelines', 'GitFlow.md'),
+        '---\ntitle: GitFlow\n---\n\nRebased.\n',
+      );
+    });
+    expect(await changed('docs/layout-engine.md')).toContain('[start](/docs/start.md)');
+    expect(await changed('docs/layout-engine.md')).not.toContain('KEPT');
+    expect(await changed('docs/frontend-guidelines/GitFlow.md')).toContain('Rebased.');
+    expect(await changed('docs/frontend-guidelines/GitFlow.md')).not.toContain('KEPT');
+    expect(await changed('docs/start.md')).toMatch(/KEPT\n$/);
+    // The twins no build uses any more are gone: one per source of the last build.
+    expect(await readdir(kept.markdown.dir)).toHaveLength(3);
   });
 });
