@@ -276,9 +276,8 @@ interface KeptTwin {
  */
 class KeptTwins {
   private readonly used = new Set<string>();
-  private readonly salt: string;
-
   private readonly dir: string;
+  private readonly salt: string;
 
   constructor(cache: BuildCache) {
     this.dir = cache.dir;
@@ -316,7 +315,7 @@ class KeptTwins {
 
   async prune(): Promise<void> {
     for (const name of await readdir(this.dir).catch(() => []))
-      if (!this.used.has(name.replace(/\..*$/, ''))) await rm(join(this.dir, name), { force: true });
+      if (!this.used.has(name.replace(/\.json$/, ''))) await rm(join(this.dir, name), { force: true });
   }
 }
 

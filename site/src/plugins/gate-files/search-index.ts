@@ -70,6 +70,12 @@ function bundleKey(pages: readonly { url: string; html: string }[], options: Sea
   return hash.digest('hex');
 }
 
+const isFolder = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+
 async function writeIndex(
   pagefind: () => Promise<Pagefind>,
   buildDir: string,
@@ -83,19 +89,13 @@ async function writeIndex(
   if (cache && key) {
     cache.used.add(key);
     const kept = join(cache.dir, key);
-    if (
-      await stat(kept).then(
-        (found) => found.isDirectory(),
-        () => false,
-      )
-    ) {
+    if (await isFolder(kept)) {
       await cp(kept, target, { recursive: true });
       return pages.length;
     }
   }
-  const { index, errors } = await (
-    await pagefind()
-  ).createIndex({
+  const started = await pagefind();
+  const { index, errors } = await started.createIndex({
     rootSelector: options.rootSelector,
     excludeSelectors: [...options.excludeSelectors],
     forceLanguage: options.language,
