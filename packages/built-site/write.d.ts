@@ -27,3 +27,8 @@ export declare function writeSearchBundle(
   index: { getFiles(): Promise<{ errors: string[]; files: { path: string; content: Uint8Array }[] }> },
   outDir: string,
 ): Promise<number>;
+/**
+ * Writes a build cache's file aside and renames it into place, so a build stopped midway
+ * leaves no half-written file under a name a later build trusts.
+ */
+export declare function keepFile(file: string, data: string | Uint8Array): Promise<void>;

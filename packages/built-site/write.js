@@ -89,6 +89,20 @@ async function mapConcurrently(items, limit, work) {
 }
 
 /**
+ * Writes a build cache's file aside and renames it into place, so a build stopped midway
+ * leaves no half-written file under a name a later build trusts (its leftover `.tmp` is
+ * pruned with what that build did not use).
+ *
+ * @param {string} file
+ * @param {string | Uint8Array} data
+ */
+export async function keepFile(file, data) {
+  const aside = `${file}.${randomUUID()}.tmp`;
+  await writeFile(aside, data);
+  await rename(aside, file);
+}
+
+/**
  * A file's brotli (quality 11) and gzip (level 9) forms. With `cacheDir`, they are kept there
  * under the hash of the file's bytes, so a rebuild compresses only the files that changed.
  *
@@ -107,15 +121,7 @@ async function compress(body, hash, cacheDir) {
     brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     gz(body, { level: 9 }),
   ]);
-  if (cached) {
-    // Written aside and renamed: a build stopped midway leaves no half-written form behind.
-    const keep = async (/** @type {string} */ file, /** @type {Buffer} */ data) => {
-      const aside = `${file}.${randomUUID()}.tmp`;
-      await writeFile(aside, data);
-      await rename(aside, file);
-    };
-    await Promise.all([keep(cached + '.br', forms[0]), keep(cached + '.gz', forms[1])]);
-  }
+  if (cached) await Promise.all([keepFile(cached + '.br', forms[0]), keepFile(cached + '.gz', forms[1])]);
   return forms;
 }
 
@@ -197,7 +203,7 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
   await writeFile(join(buildDir, MANIFEST_FILE), JSON.stringify(manifest));
   if (compressionCache)
     for (const name of await readdir(compressionCache))
-      if (!used.has(name.replace(/\..*$/, ''))) await rm(join(compressionCache, name), { force: true });
+      if (!used.has(name.replace(/\.(br|gz)$/, ''))) await rm(join(compressionCache, name), { force: true });
   return manifest;
 }
 

@@ -4,9 +4,9 @@
 // quotes, tabs as headed sections, other MDX components unwrapped, imports and expressions
 // dropped, code blocks kept with their language, links to other pages as their `.md`), plus
 // the `llms.txt` fragments of each access unit, which the gate puts together per reader.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 import type { Blockquote, Heading, Paragraph, Root, RootContent, Text } from 'mdast';
@@ -20,6 +20,7 @@ import { unified } from 'unified';
 
 import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/access';
 import { isOlderRelease, llmsDir, markdownUrl } from '@portal/built-site';
+import { keepFile } from '@portal/built-site/write';
 
 import type { BuildCache } from './options';
 
@@ -305,11 +306,8 @@ class KeptTwins {
       links.push([url, to]);
       return to;
     });
-    // Written aside and renamed: a build stopped midway leaves no half-written twin behind.
-    const aside = `${file}.${randomUUID()}.tmp`;
     await mkdir(this.dir, { recursive: true });
-    await writeFile(aside, JSON.stringify({ markdown, links } satisfies KeptTwin));
-    await rename(aside, file);
+    await keepFile(file, JSON.stringify({ markdown, links } satisfies KeptTwin));
     return markdown;
   }
 
