@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { expect, hydrated, test } from './fixtures';
+import { accountMenu, expect, hydrated, test } from './fixtures';
 import { emulatorReaders, partnerReader, signInThroughApi as signIn } from './readers';
 
 // Chromium asks before a page reads or writes the clipboard; these tests read what was copied.
@@ -29,6 +29,7 @@ test.describe('the account page', () => {
 
     await page.goto('/docs/');
     await hydrated(page);
+    await accountMenu(page).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account', exact: true }).click();
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();

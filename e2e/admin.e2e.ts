@@ -186,9 +186,13 @@ test.describe('"Was this page helpful?"', () => {
     await hydrated(page);
     const widget = page.getByRole('region', { name: 'Was this page helpful?' });
     await widget.getByRole('button', { name: 'No' }).click();
+    // Saving keeps the reader's place: focus stays on the answer, not dropped to the page.
+    await expect(widget.getByRole('status')).toHaveText(/Saved/);
+    await expect(widget.getByRole('button', { name: 'No' })).toBeFocused();
     await widget.getByLabel('What was missing or wrong? (optional)').fill('No example for two brands on one TV');
     await widget.getByRole('button', { name: 'Send' }).click();
     await expect(widget.getByRole('status')).toHaveText(/your answer is saved/);
+    await expect(widget.getByRole('button', { name: 'No' })).toBeFocused();
     await page.reload();
     await hydrated(page);
     await expect(widget.getByRole('button', { name: 'No' })).toHaveAttribute('aria-pressed', 'true');

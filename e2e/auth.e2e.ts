@@ -1,12 +1,8 @@
-import type { Page } from '@playwright/test';
-
-import { expect, hydrated, signInWithEmail, test } from './fixtures';
+import { accountMenu, expect, hydrated, logOut, signInWithEmail, test } from './fixtures';
 import { serveOfflineStandIns } from './offline';
 import { demoReader, disabledReader, emulatorReaders, githubReader } from './readers';
 
 const PRIVATE_PAGE = '/docs/layout-engine/';
-
-const logoutButton = (page: Page) => page.getByRole('navigation').getByRole('button', { name: /^Logout/ });
 
 test.describe('signing in with e-mail and password', () => {
   // The identity service answers a refused sign-in with 400, which Chromium logs.
@@ -20,7 +16,7 @@ test.describe('signing in with e-mail and password', () => {
     await signInWithEmail(page, demoReader.email, demoReader.password);
     await expect(page).toHaveURL(/\/docs\/layout-engine\/\?tab=tizen$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Layout Engine');
-    await expect(logoutButton(page)).toBeVisible();
+    await expect(accountMenu(page)).toBeVisible();
     await expect(page.getByRole('navigation').getByText(demoReader.email)).toBeVisible();
   });
 
@@ -47,6 +43,8 @@ test.describe('signing in with e-mail and password', () => {
     await page.goto('/login');
     await signInWithEmail(page, disabledReader.email, disabledReader.password);
     await expect(page.getByRole('alert')).toContainText('disabled');
+    // …and whom to ask to have it back.
+    await expect(page.getByRole('alert')).toContainText('developer-access@norigin.example');
     expect((await page.request.get('/api/session')).status()).toBe(401);
   });
 
@@ -78,7 +76,7 @@ test.describe('signing in with e-mail and password', () => {
       const page = await context.newPage();
       await page.goto(`/login?next=${encodeURIComponent(next)}`);
       await signInWithEmail(page, demoReader.email, demoReader.password);
-      await expect(logoutButton(page)).toBeVisible();
+      await expect(accountMenu(page)).toBeVisible();
       expect(new URL(page.url()).origin, next).toBe(origin);
       expect(new URL(page.url()).pathname, next).toBe('/');
       await context.close();
@@ -125,7 +123,7 @@ test.describe('signing out and losing access', () => {
     await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
     await signInWithEmail(page, reader.email, reader.password);
     await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`));
-    await logoutButton(page).click();
+    await logOut(page);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Login' })).toBeVisible();
     await page.goto(PRIVATE_PAGE);

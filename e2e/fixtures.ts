@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 import { readFileSync } from 'node:fs';
 
@@ -31,6 +31,20 @@ export async function signInWithEmail(page: Page, email: string, password: strin
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** The signed-in reader's avatar menu in the navbar: its button says whose it is. */
+export function accountMenu(page: Page): Locator {
+  return page.getByRole('navigation').getByRole('button', { name: /^Account menu \(/ });
+}
+
+/** Signs out as a reader does: opens the avatar menu and chooses Logout. */
+export async function logOut(page: Page): Promise<void> {
+  await accountMenu(page).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Logout/ })
+    .click();
 }
 
 interface Fixtures {

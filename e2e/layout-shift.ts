@@ -53,3 +53,23 @@ export async function holdRequests(page: Page, pattern: string): Promise<{ relea
     },
   };
 }
+
+/**
+ * The page's cumulative layout shift so far (the browser's own layout-shift entries, as
+ * Lighthouse and the Core Web Vitals add them up), after `settle` ms more of the page running.
+ */
+export async function layoutShift(page: Page, settle = 500): Promise<number> {
+  return page.evaluate(
+    (wait) =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), wait);
+      }),
+    settle,
+  );
+}

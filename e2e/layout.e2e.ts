@@ -12,14 +12,41 @@ test.describe('navbar', () => {
     await expect(navbar.getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', '/docs/');
     await expect(navbar.getByRole('link', { name: 'GitHub' })).toHaveAttribute('href', site.codeHostingUrl);
     // The reader projects run signed in; gate.e2e.ts sees the Login link of a signed-out reader.
-    await expect(navbar.getByRole('button', { name: /^Logout \(reader@norigin\.example\)$/ })).toBeVisible();
-    await expect(navbar.getByRole('link', { name: 'Account', exact: true })).toHaveAttribute('href', '/account');
     await expect(navbar.getByRole('link', { name: 'Login' })).toHaveCount(0);
     await expect(navbar.getByRole('button', { name: /Switch between dark and light mode/ })).toBeVisible();
+    // The whole title fits at 1280 px: nothing of it is cut.
+    const title = navbar.locator('.navbar__title');
+    expect(await title.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
 
-    const language = navbar.locator('.dropdown').filter({ hasText: 'English' });
+    // E-mail, Account and Logout sit behind one avatar menu: one click shows them.
+    const menuButton = navbar.getByRole('button', { name: 'Account menu (reader@norigin.example)' });
+    const logout = navbar.getByRole('button', { name: /^Logout \(reader@norigin\.example\)$/ });
+    await expect(logout).toBeHidden();
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await expect(navbar.getByText('reader@norigin.example', { exact: true })).toBeVisible();
+    await expect(navbar.getByRole('link', { name: 'Account', exact: true })).toHaveAttribute('href', '/account');
+    await expect(logout).toBeVisible();
+    // Escape closes it and gives focus back to the button.
+    await page.keyboard.press('Escape');
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(menuButton).toBeFocused();
+    // From the keyboard: Enter opens it, Tab walks to Account and Logout.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(navbar.getByRole('link', { name: 'Account', exact: true })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(logout).toBeFocused();
+    await page.keyboard.press('Escape');
+
+    // The language menu says "EN" on the bar, its name and its one choice say English.
+    const language = navbar.getByRole('button', { name: 'Language: English' });
+    await expect(language).toHaveText('EN');
     await language.hover();
-    const choices = language.locator('.dropdown__menu a');
+    const choices = navbar
+      .locator('.dropdown')
+      .filter({ has: page.getByRole('button', { name: 'Language: English' }) })
+      .locator('.dropdown__menu a');
     await expect(choices).toHaveCount(1);
     await expect(choices).toHaveText('English');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -45,7 +72,11 @@ test('the footer has Docs, Community and More links and the 2025 copyright', asy
   await expect(footer.getByText('Community', { exact: true })).toBeVisible();
   await expect(footer.getByText('More', { exact: true })).toBeVisible();
   await expect(footer.getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', '/docs/');
-  await expect(footer.getByRole('link', { name: 'Reference App' })).toHaveAttribute('href', '/docs/layout-engine/');
+  await expect(footer.getByRole('link', { name: 'Reference App' })).toHaveAttribute(
+    'href',
+    '/docs/norigin-reference-app/',
+  );
+  await expect(footer.getByRole('link', { name: 'Layout Engine' })).toHaveAttribute('href', '/docs/layout-engine/');
   await expect(footer.getByRole('link', { name: 'Blog' })).toHaveAttribute('href', '/blog');
   await expect(footer).toContainText(`Copyright © 2025 ${site.organization}`);
 });

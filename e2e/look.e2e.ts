@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { expect, hydrated, test } from './fixtures';
-import { holdRequests, navbarLayout } from './layout-shift';
+import { holdRequests, layoutShift, navbarLayout } from './layout-shift';
 
 const DASH_PAGE = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
 
@@ -177,6 +177,31 @@ test('no page template scrolls sideways at 390 px', async ({ page }) => {
     await hydrated(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});
+
+test('no page template moves while it loads, at either width', async ({ page }) => {
+  const templates = [
+    '/',
+    DASH_PAGE,
+    '/docs/category/player-framework',
+    '/blog',
+    '/blog/mdx-blog-post',
+    '/account',
+    // A deep unknown path: the not-found page fills the path in once it runs.
+    '/docs/player-manager-mono/packages/player-adapter-shaka/guides/an-old-page-that-moved-away',
+  ];
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const path of templates) {
+      await page.goto(path);
+      await hydrated(page);
+      await page.evaluate(() => document.fonts.ready);
+      expect(await layoutShift(page), `${path} at ${viewport.width} px`).toBe(0);
+    }
   }
 });
 

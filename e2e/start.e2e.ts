@@ -42,6 +42,8 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
         EMULATOR_HUB_PORT: String(hubPort),
         EMULATOR_LOGGING_PORT: String(loggingPort),
         DATA_DIR: dataDir,
+        // The address the tests' build names (npm start would otherwise build for its own port).
+        SITE_URL: 'http://localhost:3000',
         DEMO_DATA: '0',
         LOG_LEVEL: 'warn',
       },

@@ -154,12 +154,14 @@ test.describe('a signed-out visitor', () => {
     // The tests' build uses the default SITE_URL; a deployment sets its own (README).
     expect(canonical).toBe('http://localhost:3000/docs/Norigin-Spatial-Navigation/');
     expect(ogUrl).toBe(canonical);
-    expect(image).toBe('http://localhost:3000/img/social-card.png');
+    expect(image).toBe('http://localhost:3000/img/social-card.jpg');
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
     // The card is public, so link previews can fetch it.
-    const card = await page.request.get('/img/social-card.png');
+    const card = await page.request.get('/img/social-card.jpg');
     expect(card.status()).toBe(200);
-    expect(card.headers()['content-type']).toBe('image/png');
+    expect(card.headers()['content-type']).toBe('image/jpeg');
+    // Link previews fetch it on every share: a small image (issue 34 asks for under 100 KB).
+    expect((await card.body()).length).toBeLessThan(100_000);
   });
 });
 

@@ -48,7 +48,7 @@ function* walk(path, skip) {
  * checkout: the synced sections by what the content cache holds of them (each version's
  * files as fetched), not by the pages the build writes from it into site/docs.
  */
-export function siteSourceHash(root) {
+export function siteSourceHash(root, env = process.env) {
   const hash = createHash('sha256');
   const paths = syncPaths({ siteDir: join(root, 'site') });
   const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
@@ -59,6 +59,9 @@ export function siteSourceHash(root) {
       hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
     }
   }
+  // The public address the build writes into canonical links, og:url, the sitemap and the
+  // feeds (site/src/site-url.ts reads the same settings, with the same default).
+  hash.update(`site-url\0${env.SITE_URL || env.PUBLIC_URL || 'http://localhost:3000'}\0`);
   const state = readState(paths.cacheDir);
   for (const source of synced) {
     const cached = state?.sources[source.id];

@@ -3,6 +3,7 @@
 //   PORT (3000)                the portal
 //   AUTH_EMULATOR_PORT (9099)  the Auth Emulator; its hub and logging ports follow (+1, +2)
 //   EMULATOR_HUB_PORT, EMULATOR_LOGGING_PORT  override those two
+//   SITE_URL (http://localhost:PORT)  the public address the build's absolute URLs name
 import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
@@ -49,6 +50,13 @@ closeWithGrace(
     await stopAll();
   },
 );
+
+// The absolute URLs the build writes (canonical links, og:url, the sitemap, the feeds) name
+// the address this portal serves, unless SITE_URL (or PUBLIC_URL) names the public one.
+if (!process.env.SITE_URL && !process.env.PUBLIC_URL) {
+  const shownHost = ['127.0.0.1', '0.0.0.0', '::'].includes(host) ? 'localhost' : host;
+  process.env.SITE_URL = `http://${shownHost}:${port}`;
+}
 
 try {
   buildServer();

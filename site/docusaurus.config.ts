@@ -150,7 +150,7 @@ const config: Config = {
 
   themeConfig: {
     // Open Graph and Twitter's large card; 1200 × 630, made from site/brand/card.svg.
-    image: 'img/social-card.png',
+    image: 'img/social-card.jpg',
     colorMode: {
       defaultMode: 'light',
       disableSwitch: false,
@@ -192,7 +192,15 @@ const config: Config = {
           title: 'Docs',
           items: [
             { label: 'Documentation', to: '/docs/' },
-            { label: 'Reference App', to: '/docs/layout-engine/', className: markFor('/docs/layout-engine/') },
+            // The spec's footer pointed "a reference app" at the layout engine (issue 34 calls
+            // that a wrong link): the label goes to the reference app, and the layout engine keeps
+            // its own footer link.
+            {
+              label: 'Reference App',
+              to: '/docs/norigin-reference-app/',
+              className: markFor('/docs/norigin-reference-app/'),
+            },
+            { label: 'Layout Engine', to: '/docs/layout-engine/', className: markFor('/docs/layout-engine/') },
           ],
         },
         {

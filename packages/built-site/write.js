@@ -167,7 +167,8 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
       kind: isPage ? 'page' : 'file',
       access: who === 'public' ? 'public' : 'private',
       groups: who === 'public' ? [] : [...who],
-      immutable: url.startsWith('/assets/') && /\.[0-9a-f]{8,}\./.test(url),
+      // A content hash in the name: webpack's `name.hash.js` and the loaders' `name-hash.woff2`.
+      immutable: url.startsWith('/assets/') && /[.-][0-9a-f]{8,}\.\w+$/.test(url),
     };
     if (compressible.test(url) && body.length > 256) {
       const hash = digest.toString('hex');

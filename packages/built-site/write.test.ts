@@ -30,18 +30,24 @@ describe('the manifest of a build', () => {
       '404.html': page,
       'docs/layout-engine/index.html': page,
       'assets/js/main.0f3c9a77.js': 'x'.repeat(10),
+      'assets/fonts/inter-core-8dcef3b435764e2e.woff2': 'WOFF2',
+      'assets/js/main.js': 'x'.repeat(10),
       'img/logo.png': 'PNG',
     });
     const readers = new Map<string, Readers>([
       ['/404.html', 'public'],
       ['/docs/layout-engine/index.html', ['admin', 'partner', 'staff']],
       ['/assets/js/main.0f3c9a77.js', 'public'],
+      ['/assets/fonts/inter-core-8dcef3b435764e2e.woff2', 'public'],
+      ['/assets/js/main.js', 'public'],
       ['/img/logo.png', ['admin', 'staff']],
     ]);
     const manifest = await writeManifest(dir, readers);
     expect(Object.keys(manifest.entries).sort()).toEqual([
       '/404.html',
+      '/assets/fonts/inter-core-8dcef3b435764e2e.woff2',
       '/assets/js/main.0f3c9a77.js',
+      '/assets/js/main.js',
       '/docs/layout-engine',
       '/img/logo.png',
     ]);
@@ -55,6 +61,9 @@ describe('the manifest of a build', () => {
       immutable: false,
     });
     expect(manifest.entries['/assets/js/main.0f3c9a77.js']).toMatchObject({ access: 'public', immutable: true });
+    // A loader's `name-hash` (fonts, images) is a content hash too; a stable name is not.
+    expect(manifest.entries['/assets/fonts/inter-core-8dcef3b435764e2e.woff2']?.immutable).toBe(true);
+    expect(manifest.entries['/assets/js/main.js']?.immutable).toBe(false);
     // Too small to gain from compression: sent as it is.
     expect(manifest.entries['/assets/js/main.0f3c9a77.js']?.br).toBeUndefined();
     const br = manifest.entries['/docs/layout-engine']?.br;

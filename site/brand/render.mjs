@@ -1,6 +1,6 @@
 // Renders the portal's raster images from their SVG sources, with Debian's Chromium and
 // the Inter font from node_modules (nothing from the network):
-//   site/brand/card.svg       → site/static/img/social-card.png (1200 × 630, link previews)
+//   site/brand/card.svg       → site/static/img/social-card.jpg (1200 × 630, link previews)
 //   site/static/img/logo.svg  → site/static/favicon.ico (32 × 32, for clients that ask
 //                               for /favicon.ico whatever the page says)
 // Run it after editing either SVG: `node site/brand/render.mjs`.
@@ -42,7 +42,10 @@ try {
   );
   await card.evaluate(() => document.fonts.ready);
   await card.screenshot({
-    path: file('../static/img/social-card.png'),
+    path: file('../static/img/social-card.jpg'),
+    // A photo-like gradient: as a JPEG it is a fifth of the PNG's size, and link previews take either.
+    type: 'jpeg',
+    quality: 88,
     clip: { x: 0, y: 0, width: 1200, height: 630 },
   });
 
@@ -51,7 +54,7 @@ try {
   await icon.setContent(`<!doctype html><style>html,body{margin:0;background:transparent}</style>${logo}`);
   const png = await icon.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: 32, height: 32 } });
   writeFileSync(file('../static/favicon.ico'), icoOf(png, 32));
-  console.log('Wrote site/static/img/social-card.png and site/static/favicon.ico');
+  console.log('Wrote site/static/img/social-card.jpg and site/static/favicon.ico');
 } finally {
   await browser.close();
 }

@@ -31,7 +31,10 @@ const expected: [code: string, message: string][] = [
   ['auth/invalid-login-credentials', WRONG_CREDENTIALS],
   ['auth/user-not-found', WRONG_CREDENTIALS],
   ['auth/invalid-email', 'Enter a valid e-mail address.'],
-  ['auth/user-disabled', 'This account has been disabled. Contact Norigin Media if you need access.'],
+  [
+    'auth/user-disabled',
+    'This account has been disabled. To have it enabled again, write to the Norigin developer-relations team at developer-access@norigin.example.',
+  ],
   ['auth/too-many-requests', 'Too many sign-in attempts. Wait a few minutes, then try again.'],
   ['auth/network-request-failed', 'Could not reach the sign-in service. Check your connection and try again.'],
   ['auth/popup-blocked', 'The browser blocked the GitHub sign-in window. Allow pop-ups for this site and try again.'],

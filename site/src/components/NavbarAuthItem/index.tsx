@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import clsx from 'clsx';
-import Link from '@docusaurus/Link';
 import { useLocation } from '@docusaurus/router';
 import NavbarNavLink from '@theme/NavbarItem/NavbarNavLink';
 import { LOGIN_PATH, loginUrlFor, normalizeRoute } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
 
+import AccountMenu, { ACCOUNT_PATH, Avatar } from './AccountMenu';
 import styles from './styles.module.css';
 
 interface Props {
@@ -17,9 +17,6 @@ interface Props {
   /** Given to every navbar item by the theme; placement is the navbar's business. */
   position?: 'left' | 'right';
 }
-
-/** The reader's own page: e-mail, groups and personal access tokens. */
-const ACCOUNT_PATH = '/account';
 
 /** Where the Login link points: back to this page after signing in, or plain /login on it. */
 function useLoginHref(): string {
@@ -53,7 +50,7 @@ function LogoutButton({
   return (
     <button
       type="button"
-      className={clsx(mobile ? 'menu__link' : styles.logout, styles.linkButton)}
+      className={clsx(mobile ? 'menu__link' : 'dropdown__link', styles.linkButton)}
       onClick={onClick}
       disabled={working}
       aria-label={label}
@@ -61,15 +58,6 @@ function LogoutButton({
     >
       Logout
     </button>
-  );
-}
-
-/** The reader's initial, in a circle: a glance tells who is signed in. */
-function Avatar({ email }: { email: string }): React.JSX.Element {
-  return (
-    <span className={styles.avatar} aria-hidden="true">
-      {email.slice(0, 1).toUpperCase()}
-    </span>
   );
 }
 
@@ -82,11 +70,9 @@ function Placeholder({ className }: { className?: string }): React.JSX.Element {
   return (
     <span className={clsx(styles.placeholder, className)} aria-hidden="true" data-auth-item="">
       <span className={clsx(styles.slot, styles.asSignedIn)}>
-        <span className={styles.account}>
+        <span className={styles.menuButton}>
           <span className={styles.avatar}>&nbsp;</span>
-          <span className={styles.email}>&nbsp;</span>
-          <span className={styles.accountLink}>Account</span>
-          <span className={clsx(styles.logout, styles.linkButton)}>Logout</span>
+          <span className={styles.chevron} />
         </span>
       </span>
       <span className={clsx('navbar__link', styles.login, styles.asSignedOut)}>Login</span>
@@ -95,9 +81,9 @@ function Placeholder({ className }: { className?: string }): React.JSX.Element {
 }
 
 /**
- * The navbar's Login / Account and Logout item (spec §2). Every state takes the same room: the signed-in
- * item has a fixed width (a long address is cut, its whole text is in the title), and until
- * the session answers a placeholder of the expected shape holds its place.
+ * The navbar's Login / Logout item (spec §2): signed out, the Login link; signed in, the avatar
+ * menu with the e-mail address, Account and Logout (in the phone menu, those three as items).
+ * Until the session answers, a placeholder of the expected shape holds its place.
  */
 export default function NavbarAuthItem({ mobile = false, className, onClick }: Props): React.JSX.Element {
   const { state } = useAuth();
@@ -158,23 +144,11 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
   }
 
   return (
-    <div className={clsx('navbar__item', styles.slot, className)} data-auth-item="">
-      <span className={styles.account}>
-        <Avatar email={state.email} />
-        {logoutFailed ? (
-          <span role="alert" className={clsx(styles.email, styles.failure)}>
-            {failureText}
-          </span>
-        ) : (
-          <span className={styles.email} title={state.email}>
-            {state.email}
-          </span>
-        )}
-        <Link to={ACCOUNT_PATH} className={styles.accountLink} title="Your account and personal access tokens">
-          Account
-        </Link>
-        <LogoutButton email={state.email} mobile={false} onFailure={() => setLogoutFailed(true)} />
-      </span>
-    </div>
+    <AccountMenu
+      email={state.email}
+      className={className}
+      failure={logoutFailed ? failureText : null}
+      logout={<LogoutButton email={state.email} mobile={false} onFailure={() => setLogoutFailed(true)} />}
+    />
   );
 }

@@ -51,8 +51,9 @@ export default function NotFound(): React.JSX.Element {
           Page Not Found
         </Heading>
         <p className={styles.lead}>
-          There is no page at <code className={styles.path}>{isBrowser ? pathname : '\u00a0'}</code>. It may have moved,
-          or the address may have a typo.
+          There is no page at
+          <code className={styles.path}>{isBrowser ? pathname : '\u00a0'}</code>
+          It may have moved, or the address may have a typo.
         </p>
         <p className={styles.suggestion}>
           {suggestion !== null && (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 import { useLocation } from '@docusaurus/router';
 
@@ -25,6 +25,7 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
   const [draft, setDraft] = useState<{ helpful: boolean; comment: string } | null>(null);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const commentId = useId();
+  const buttons = useRef<HTMLDivElement>(null);
   const signedIn = state.status === 'signedIn';
 
   useEffect(() => {
@@ -53,13 +54,21 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
   }
 
   function choose(helpful: boolean): void {
+    if (!signedIn || status === 'saving') return;
     setDraft({ helpful, comment: answer?.helpful === helpful ? (answer.comment ?? '') : '' });
     void save(helpful, answer?.helpful === helpful ? answer.comment : null);
   }
 
   function onSubmit(event: FormEvent): void {
     event.preventDefault();
-    if (draft) void save(draft.helpful, draft.comment.trim() || null).then(() => setDraft(null));
+    if (status === 'saving') return;
+    if (!draft) return;
+    const { helpful } = draft;
+    void save(helpful, draft.comment.trim() || null).then(() => {
+      setDraft(null);
+      // The form goes with its Send button: focus stays in the widget, on the chosen answer.
+      buttons.current?.querySelectorAll('button')[helpful ? 0 : 1]?.focus();
+    });
   }
 
   if (state.status === 'signedOut') return <div className={styles.placeholder} aria-hidden="true" />;
@@ -74,13 +83,14 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
       <h2 className={styles.question}>
         <span id={`${commentId}-q`}>Was this page helpful?</span>
       </h2>
-      <div className={styles.buttons} role="group" aria-labelledby={`${commentId}-q`}>
+      <div ref={buttons} className={styles.buttons} role="group" aria-labelledby={`${commentId}-q`}>
         <button
           type="button"
           className={clsx('button button--sm', answer?.helpful === true ? 'button--primary' : 'button--secondary')}
           aria-pressed={answer?.helpful === true}
           onClick={() => choose(true)}
-          disabled={!signedIn || status === 'saving'}
+          // Not `disabled`: a button disabled under the reader's focus drops it to the page body.
+          aria-disabled={!signedIn || status === 'saving'}
         >
           Yes
         </button>
@@ -89,7 +99,7 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
           className={clsx('button button--sm', answer?.helpful === false ? 'button--primary' : 'button--secondary')}
           aria-pressed={answer?.helpful === false}
           onClick={() => choose(false)}
-          disabled={!signedIn || status === 'saving'}
+          aria-disabled={!signedIn || status === 'saving'}
         >
           No
         </button>
@@ -106,7 +116,7 @@ function Question({ pathname }: { pathname: string }): React.JSX.Element {
             value={draft.comment}
             onChange={(event) => setDraft({ ...draft, comment: event.target.value })}
           />
-          <button type="submit" className="button button--sm button--primary" disabled={status === 'saving'}>
+          <button type="submit" className="button button--sm button--primary" aria-disabled={status === 'saving'}>
             Send
           </button>
         </form>
