@@ -19,14 +19,17 @@ type Item = Extract<SidebarsConfig[string], unknown[]>[number];
  * code of conduct, contributing) sit last, in one "About this package" entry.
  */
 function project(dir: string, pages: readonly string[] = [], children: Item[] = []): Item {
-  const { npm } = packageName(dir);
+  const { label, npm } = packageName(dir);
   const own = pages.filter((page) => !isRepositoryPage(page));
   const about = repositoryPages.filter((page) => pages.includes(page));
+  const customProps = npm === undefined ? {} : { customProps: { npm } };
+  // A project of one page is that page: Docusaurus would turn an empty category into it anyway.
+  if (children.length === 0 && pages.length === 0) return { type: 'doc', id: `${dir}/README`, label, ...customProps };
   return {
     type: 'category',
-    label: packageName(dir).label,
+    label,
     link: { type: 'doc', id: `${dir}/README` },
-    ...(npm !== undefined && { customProps: { npm } }),
+    ...customProps,
     items: [
       ...children,
       ...own.map((page) => `${dir}/${page}`),

@@ -32,9 +32,22 @@ function categories(items: readonly Entry[], parent: Entry | null = null): { cat
 }
 const all = categories(top);
 
-/** A documented project or package: a category whose page is a README. */
-const projects = all.filter(({ category }) => category.link?.type === 'doc' && category.link.id?.endsWith('/README'));
-const dirOf = (category: Entry): string => dirname(category.link?.id ?? '');
+/** Every doc entry of the sidebar. */
+function docEntries(items: readonly Entry[]): Entry[] {
+  return items.flatMap((item) =>
+    item.type === 'category' ? docEntries((item.items ?? []).map(entry)) : item.type === 'doc' ? [item] : [],
+  );
+}
+
+/**
+ * A documented project or package: a category whose page is a README, or the README alone
+ * when the project has no other page.
+ */
+const projects = [
+  ...all.map(({ category }) => category).filter((category) => category.link?.id?.endsWith('/README')),
+  ...docEntries(top).filter((item) => item.id?.endsWith('/README')),
+].map((category) => ({ category }));
+const dirOf = (item: Entry): string => dirname(item.link?.id ?? item.id ?? '');
 
 /** The pages in the order Docusaurus links them by previous/next: category pages and docs. */
 function readingOrder(items: readonly Entry[]): string[] {
@@ -67,6 +80,15 @@ describe('the sidebar', () => {
     expect(projects.length).toBeGreaterThan(40);
     for (const { category } of projects) {
       expect(category.label, dirOf(category)).toBe(packageNames.get(dirOf(category))?.label);
+    }
+  });
+
+  it('lets no page of one page override its name with a sidebar_label of its own', () => {
+    const alone = projects.filter(({ category }) => category.type === 'doc');
+    expect(alone.length).toBeGreaterThan(0);
+    for (const { category } of alone) {
+      const readme = readFileSync(join(docsDir, `${category.id}.md`), 'utf8');
+      expect(readme, category.id).not.toMatch(/^sidebar_label:/m);
     }
   });
 

@@ -24,11 +24,19 @@ const group = (label: string, items: PropSidebarItem[], kind?: string): Category
 });
 const page = (label: string, href: string): PropSidebarItem => ({ type: 'link', label, href });
 
+/** A package of one page: its README as a link, with its npm name. */
+const onePage = (label: string, href: string): PropSidebarItem => ({
+  type: 'link',
+  label,
+  href,
+  customProps: { npm: `@noriginmedia/${label.toLowerCase().replace(/ /g, '-')}` },
+});
+
 const testBuild: Category = {
   ...group('Custom test build', [
-    pkg('Player core', '/docs/t/core/'),
-    pkg('Player manager', '/docs/t/manager/'),
-    pkg('Shaka adapter', '/docs/t/shaka/'),
+    onePage('Player core', '/docs/t/core/'),
+    onePage('Player manager', '/docs/t/manager/'),
+    onePage('Shaka adapter', '/docs/t/shaka/'),
   ]),
   href: '/docs/t/',
 };

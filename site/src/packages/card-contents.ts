@@ -23,8 +23,8 @@ function entriesOf(category: Category): Exclude<PropSidebarItem, { type: 'html' 
   });
 }
 
-const isPackage = (item: PropSidebarItem): boolean =>
-  item.type === 'category' && typeof item.customProps?.npm === 'string';
+/** A package has an npm name (sidebars.ts): a category, or a link when the package has one page. */
+const isPackage = (item: PropSidebarItem): boolean => item.type !== 'html' && typeof item.customProps?.npm === 'string';
 
 function listed(labels: readonly string[], total: number): string {
   // "and 1 more" would take the room of the one name it leaves out.

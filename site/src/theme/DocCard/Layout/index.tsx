@@ -45,7 +45,7 @@ function PageIcon(): React.JSX.Element {
 export default function DocCardLayout({ item, className, href, title, description }: Props): React.JSX.Element {
   const facts = useCardFacts()?.cards[href];
   const meta = [facts?.version && `v${facts.version}`, facts?.platforms && platformsText(facts.platforms)];
-  const npm = item.type === 'category' && typeof item.customProps?.npm === 'string' ? item.customProps.npm : null;
+  const npm = item.type !== 'html' && typeof item.customProps?.npm === 'string' ? item.customProps.npm : null;
   const text =
     item.type === 'category' && item.description === undefined
       ? cardContents(item, (child) => sidebarItemMark(child))
