@@ -55,7 +55,7 @@ test.describe('a partner', () => {
   }) => {
     const partner = await signedInPage(browser, String(baseURL), partnerReader);
     const staff = await signedInPage(browser, String(baseURL), demoReader);
-    const internal = ['Support Documentation', 'player-manager-mono-custom-test'];
+    const internal = ['Support Documentation', 'Custom test build'];
     for (const { page } of [partner, staff]) {
       await page.goto('/docs/category/player-framework');
       await hydrated(page);
@@ -67,11 +67,13 @@ test.describe('a partner', () => {
     }
     // The category page's cards: the internal test copy is not offered to the partner.
     const card = (page: Page, name: string) => page.locator('article.col').filter({ hasText: name });
-    await expect(card(partner.page, 'player-manager-mono-custom-test')).toBeHidden();
-    await expect(card(partner.page, 'player-manager-mono').first()).toBeVisible();
-    await expect(card(staff.page, 'player-manager-mono-custom-test')).toBeVisible();
-    // The last page of player-manager-mono is followed by the internal test copy.
-    for (const { page } of [partner, staff]) await page.goto('/docs/player-manager-mono/CONTRIBUTING');
+    await expect(card(partner.page, 'Custom test build')).toBeHidden();
+    await expect(card(partner.page, 'Player packages').first()).toBeVisible();
+    // Staff see what the test copy holds, not "6 items".
+    await expect(card(staff.page, 'Custom test build')).toContainText('6 packages: Player core, Player manager');
+    // The last page of the player packages (the web playground: their repository pages are
+    // out of previous/next) is followed by the internal test copy.
+    for (const { page } of [partner, staff]) await page.goto('/docs/player-manager-mono/apps/playground-web/');
     const next = (page: Page) => page.locator('.pagination-nav__link--next');
     await expect(next(staff.page)).toBeVisible();
     await expect(next(partner.page)).toBeHidden();

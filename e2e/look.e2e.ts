@@ -14,7 +14,7 @@ test.describe('category pages', () => {
     await page.goto('/docs/category/player-framework');
     await hydrated(page);
     const manager = cards(page).filter({
-      has: page.getByRole('heading', { name: 'player-manager-mono', exact: true }),
+      has: page.getByRole('heading', { name: 'Player packages', exact: true }),
     });
     await expect(manager).toContainText('The player-manager-mono repository');
     await expect(manager).toContainText('v4.2.0');
@@ -25,10 +25,14 @@ test.describe('category pages', () => {
       expect(await title.textContent()).toMatch(/^[\w.@/()-]/);
       expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     }
-    // The monorepo's packages follow as a section of cards, each with its own platforms.
-    const packages = page.getByRole('region', { name: /player-manager-mono packages/ });
-    await expect(cards(packages)).toHaveCount(23);
-    const tizen = cards(packages).filter({ has: page.getByRole('heading', { name: 'player-adapter-tizen' }) });
+    // The monorepo's packages follow in sections by kind, each card with its npm name and platforms.
+    const section = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}`) });
+    await expect(cards(section('Players'))).toHaveCount(4);
+    await expect(cards(section('Tracking'))).toHaveCount(12);
+    const packages = section('Player adapters');
+    await expect(cards(packages)).toHaveCount(7);
+    const tizen = cards(packages).filter({ has: page.getByRole('heading', { name: 'Samsung Tizen adapter' }) });
+    await expect(tizen).toContainText('@noriginmedia/player-adapter-tizen');
     await expect(tizen).toContainText('Samsung Tizen');
     await expect(tizen).not.toContainText('LG webOS');
   });
@@ -37,7 +41,7 @@ test.describe('category pages', () => {
     await page.goto('/docs/ui-toolkit');
     await hydrated(page);
     await expect(cards(page).filter({ hasText: 'ui-toolkit-mono' }).first()).toContainText('v2.3.1');
-    await expect(cards(page.getByRole('region', { name: /ui-toolkit-mono packages/ }))).toHaveCount(7);
+    await expect(cards(page.getByRole('region', { name: /^Packages/ }))).toHaveCount(7);
   });
 });
 
@@ -46,14 +50,48 @@ test.describe('previous and next links', () => {
     await page.goto(DASH_PAGE);
     await hydrated(page);
     const pager = page.getByRole('navigation', { name: 'Docs pages' });
-    await expect(pager.locator('.pagination-nav__link--prev .pagination-nav__label')).toHaveText(
-      'player-adapter-bitmovin › Changelog',
-    );
-    await expect(pager.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText(
-      'player-adapter-dash.js › Changelog',
-    );
+    await expect(pager.locator('.pagination-nav__link--prev .pagination-nav__label')).toHaveText('Shaka adapter');
+    await expect(pager.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText('HLS adapter');
     await page.goto('/docs/category/player-framework');
-    await expect(page.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText('player-manager-mono');
+    await expect(page.locator('.pagination-nav__link--next .pagination-nav__label')).toHaveText('Player packages');
+  });
+});
+
+test.describe('navigation by what readers look for', () => {
+  test('the sidebar names a package by what it is, and previous/next never lead to a repository page', async ({
+    page,
+  }) => {
+    await page.goto(DASH_PAGE);
+    await hydrated(page);
+    const sidebar = page.getByRole('navigation', { name: 'Docs sidebar' });
+    await expect(sidebar.getByRole('link', { name: 'DASH adapter', exact: true })).toBeVisible();
+    // Its changelog sits in its own "About this package", not beside its pages.
+    const dash = sidebar
+      .locator('.menu__list-item')
+      .filter({ has: page.getByRole('link', { name: 'DASH adapter', exact: true }) });
+    await expect(dash.last().getByRole('button', { name: 'About this package', exact: true })).toBeVisible();
+    // Pages whose next (or previous) page in the sidebar is a changelog, licence or the like.
+    const pages = [
+      DASH_PAGE,
+      '/docs/layout-engine/',
+      '/docs/Norigin-Spatial-Navigation/',
+      '/docs/player-manager-mono/apps/playground-web/',
+      '/docs/category/reference-and-demo-apps',
+    ];
+    for (const path of pages) {
+      await page.goto(path);
+      await hydrated(page);
+      const next = page.locator('.pagination-nav__link--next');
+      await expect(next, path).toBeVisible();
+      for (const link of await page.locator('.pagination-nav__link').all()) {
+        await expect(link, path).not.toHaveAttribute('href', /\/(LICENSE|CODE_OF_CONDUCT|CONTRIBUTING|CHANGELOG)$/);
+        await expect(link, path).not.toContainText(/License|Code of Conduct|Contributing|Changelog/i);
+      }
+    }
+    // A repository page is reached from its package's entry, not read in sequence.
+    await page.goto('/docs/layout-engine/LICENSE');
+    await hydrated(page);
+    await expect(page.locator('.pagination-nav__link')).toHaveCount(0);
   });
 });
 

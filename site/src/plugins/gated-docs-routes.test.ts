@@ -82,6 +82,22 @@ const sidebars: PropSidebars = {
                 },
               ],
             },
+            // A repository's own pages: no group of packages, so no section of the page.
+            {
+              type: 'category',
+              label: 'About this package',
+              customProps: { kind: 'about' },
+              collapsed: true,
+              collapsible: true,
+              items: [
+                {
+                  type: 'link',
+                  label: 'License',
+                  href: '/docs/ui-toolkit-mono/LICENSE',
+                  docId: 'ui-toolkit-mono/LICENSE',
+                },
+              ],
+            },
           ],
         },
       ],
@@ -188,7 +204,7 @@ describe('gateDocsRoute', () => {
     });
   });
 
-  it('lists a monorepo’s packages as a section of its category page, with their facts', () => {
+  it('lists a monorepo’s packages as a section of its category page, with their facts, and not its About this package', () => {
     expect(categoryProps('/docs/ui-toolkit')?.cards).toEqual({
       cards: {
         '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' },

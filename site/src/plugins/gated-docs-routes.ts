@@ -21,6 +21,8 @@ import type {
 } from '@docusaurus/plugin-content-docs';
 import { PUBLIC, readersOf, type Readers } from '@portal/access';
 
+import { isAboutGroup } from '../data/repository-pages';
+
 /** What the plugin's loaded content says about one doc. */
 export interface DocFacts {
   permalink: string;
@@ -169,7 +171,10 @@ export function categoryCardsFor(
   for (const item of category.items) {
     add(hrefOf(item));
     if (item.type !== 'category' || item.href === undefined) continue;
-    const groups = item.items.filter((child) => child.type === 'category' && child.href === undefined);
+    // A package's "About this package" (its changelog and licence) is no group of packages.
+    const groups = item.items.filter(
+      (child) => child.type === 'category' && child.href === undefined && !isAboutGroup(child),
+    );
     const packages = groups.flatMap((group) => (group.type === 'category' ? group.items : []));
     if (packages.length > 0 && packages.every((child) => add(hrefOf(child)))) sections.push(item.href);
   }

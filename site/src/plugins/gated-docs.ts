@@ -13,6 +13,7 @@ import {
   type ProjectsByPermalink,
   type SidebarNode,
 } from './pager-labels';
+import { skipRepositoryPages, skipRepositoryPagesOf, type PagedDoc } from './pager-skip';
 import { latestRelease } from './releases/changelog';
 
 // Docusaurus validates this plugin's options with the docs plugin's own schema.
@@ -45,11 +46,14 @@ function projectsOf(version: LoadedVersion): ProjectsByPermalink {
   );
 }
 
-/** The version's docs with their previous/next links named by project. */
+/**
+ * The version's docs with their previous/next links passing over repository pages
+ * (pager-skip.ts) and named by project.
+ */
 function withPagerLabels(version: LoadedVersion, projects: ProjectsByPermalink): LoadedVersion {
   return {
     ...version,
-    docs: version.docs.map((doc) => ({
+    docs: skipRepositoryPages(version.docs).map((doc) => ({
       ...doc,
       previous: relabel(doc.previous, projects),
       next: relabel(doc.next, projects),
@@ -57,33 +61,32 @@ function withPagerLabels(version: LoadedVersion, projects: ProjectsByPermalink):
   };
 }
 
-/** A route tree with the category pages' previous/next links named by project too. */
-function withCategoryPagerLabels(route: RouteConfig, projects: ProjectsByPermalink): RouteConfig {
+/** A route tree with the category pages' previous/next links passed over and named in the same way. */
+function withCategoryPagerLabels(
+  route: RouteConfig,
+  projects: ProjectsByPermalink,
+  docs: readonly PagedDoc[],
+): RouteConfig {
+  const navigationOf = (navigation: { previous?: NavigationLink; next?: NavigationLink }) => {
+    const { previous, next } = skipRepositoryPagesOf(navigation, docs);
+    return { previous: relabel(previous, projects), next: relabel(next, projects) };
+  };
   const index = route.props?.categoryGeneratedIndex as
     { navigation?: { previous?: NavigationLink; next?: NavigationLink } } | undefined;
   const props =
     index?.navigation === undefined
       ? route.props
-      : {
-          ...route.props,
-          categoryGeneratedIndex: {
-            ...index,
-            navigation: {
-              previous: relabel(index.navigation.previous, projects),
-              next: relabel(index.navigation.next, projects),
-            },
-          },
-        };
-  const routes = route.routes?.map((child) => withCategoryPagerLabels(child, projects));
+      : { ...route.props, categoryGeneratedIndex: { ...index, navigation: navigationOf(index.navigation) } };
+  const routes = route.routes?.map((child) => withCategoryPagerLabels(child, projects, docs));
   return { ...route, ...(props && { props }), ...(routes && { routes }) };
 }
 
 /**
  * The classic docs plugin, unchanged but for the routes it adds: doc descriptions are kept
  * only where every reader of the route may read the doc, and category pages get their
- * package cards' facts (gated-docs-routes.ts). Previous/next links name the package
- * (pager-labels.ts). It keeps the docs plugin's name and id, so the theme and the other
- * plugins find it as before.
+ * package cards' facts (gated-docs-routes.ts). Previous/next links pass over repository
+ * pages (pager-skip.ts) and name the package (pager-labels.ts). It keeps the docs plugin's
+ * name and id, so the theme and the other plugins find it as before.
  */
 export default async function gatedDocs(context: LoadContext, options: PluginOptions): Promise<Plugin<LoadedContent>> {
   const docs = await pluginContentDocs(context, options);
@@ -98,8 +101,10 @@ export default async function gatedDocs(context: LoadContext, options: PluginOpt
         ...args.content,
         loadedVersions: args.content.loadedVersions.map((version) => withPagerLabels(version, projects)),
       };
+      // The docs as Docusaurus linked them: a repository page's own links lead past it.
+      const linked = args.content.loadedVersions.flatMap((version) => version.docs);
       const addRoute = (route: RouteConfig): void =>
-        args.actions.addRoute(gateDocsRoute(withCategoryPagerLabels(route, projects), index));
+        args.actions.addRoute(gateDocsRoute(withCategoryPagerLabels(route, projects, linked), index));
       await contentLoaded({ ...args, content, actions: { ...args.actions, addRoute } });
     },
   };

@@ -2,8 +2,8 @@
  * Previous/next links that name the package. Docusaurus labels a pager link with the
  * target's sidebar label, and every package has an "Overview" and a "Changelog": the pager
  * of one package read "« Changelog" and "Changelog »". Here a page inside a documented
- * project is labelled "<project> › <label>" (`player-adapter-dash.js › Changelog`), and a
- * project's landing page by the project's name (`player-adapter-dash.js`, not "Overview").
+ * project is labelled "<project> › <label>" (`Custom test build › Player core`), and a
+ * project's landing page by the project's name (`DASH adapter`, not "Overview").
  * Pure: the gated docs plugin applies it to the loaded content (gated-docs.ts).
  */
 

@@ -7,25 +7,30 @@ import Heading from '@theme/Heading';
 
 import { useCardFacts } from '@site/src/access/card-facts';
 import { sidebarItemMark } from '@site/src/access/item-marks';
+import { isAboutGroup } from '@site/src/data/repository-pages';
 
 import styles from './styles.module.css';
 
 type Props = WrapperProps<typeof DocCardListType>;
 
-/** The package groups ("packages") of a monorepo card, which its category page lists too. */
+/**
+ * The package groups ("Player adapters", "Tracking") of a monorepo card, which its category
+ * page lists too; not its "About this package", which holds the repository's own pages.
+ */
 function groupsOf(item: PropSidebarItem): Extract<PropSidebarItem, { type: 'category' }>[] {
   if (item.type !== 'category') return [];
   return item.items.filter(
     (child): child is Extract<PropSidebarItem, { type: 'category' }> =>
-      child.type === 'category' && child.href === undefined,
+      child.type === 'category' && child.href === undefined && !isAboutGroup(child),
   );
 }
 
 const headingId = (owner: string, group: string): string =>
   `${owner}-${group}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
-// (CUSTOM) On a category page, a monorepo's card is followed by a section listing its
-// packages as cards, so "UI Toolkit" shows its seven packages and not one card to open.
+// (CUSTOM) On a category page, a monorepo's card is followed by one section per group of
+// its packages, as cards with the group's description, so "Player Framework" shows its
+// players, player adapters and tracking packages and not one card to open.
 // Only the groups the page's own prop names (src/plugins/gated-docs-routes.ts: every reader
 // of the page may read every package in them) are listed; each section is marked with who
 // may open it, like the cards.
@@ -46,9 +51,10 @@ export default function DocCardListWrapper(props: Props): React.JSX.Element {
           aria-labelledby={headingId(owner, group.label)}
         >
           <Heading as="h2" id={headingId(owner, group.label)} className={styles.heading}>
-            {owner} {group.label}
+            {group.label}
             <span className={styles.count}>{group.items.length}</span>
           </Heading>
+          {group.description && <p className={styles.description}>{group.description}</p>}
           <DocCardList items={group.items} className={props.className} />
         </section>
       ))}

@@ -5,7 +5,9 @@ import Heading from '@theme/Heading';
 import type { Props } from '@theme/DocCard/Layout';
 
 import { useCardFacts } from '@site/src/access/card-facts';
+import { sidebarItemMark } from '@site/src/access/item-marks';
 import { platformsText } from '@site/src/data/platforms';
+import { cardContents } from '@site/src/packages/card-contents';
 
 import styles from './styles.module.css';
 
@@ -32,23 +34,30 @@ function PageIcon(): React.JSX.Element {
 }
 
 /**
- * (CUSTOM, ejected) A package card: the whole name, its one-line description, its current
- * version and its platforms. The template's card puts an emoji glyph before the title
- * inside the same heading (an empty box without an emoji font) and cuts the title to one
- * line; a wrapper cannot take either out, so this replaces the layout. DocCard (wrapped in
+ * (CUSTOM, ejected) A package card: the whole name, its npm name, its one-line description
+ * (or, where the page may not carry it, what the category holds: "6 packages: …" rather
+ * than the template's "6 items"), its current version and its platforms. The template's
+ * card puts an emoji glyph before the title inside the same heading (an empty box without
+ * an emoji font) and cuts the title to one line; a wrapper cannot take either out, so this replaces the layout. DocCard (wrapped in
  * src/theme/DocCard) still decides the link, the description and the access mark, which
  * stays on the link: the direct child of the list's column, as the access styles expect.
  */
 export default function DocCardLayout({ item, className, href, title, description }: Props): React.JSX.Element {
   const facts = useCardFacts()?.cards[href];
   const meta = [facts?.version && `v${facts.version}`, facts?.platforms && platformsText(facts.platforms)];
+  const npm = item.type !== 'html' && typeof item.customProps?.npm === 'string' ? item.customProps.npm : null;
+  const text =
+    item.type === 'category' && item.description === undefined
+      ? cardContents(item, (child) => sidebarItemMark(child))
+      : description;
   return (
     <Link href={href} className={clsx('card', ThemeClassNames.docs.docCard.container, styles.card, className)}>
       <span className={styles.icon}>{item.type === 'category' ? <PackageIcon /> : <PageIcon />}</span>
       <Heading as="h2" className={styles.title}>
         {title}
       </Heading>
-      {description && <p className={styles.description}>{description}</p>}
+      {npm && <p className={styles.npm}>{npm}</p>}
+      {text && <p className={styles.description}>{text}</p>}
       {(meta[0] || meta[1]) && (
         <p className={styles.meta}>
           {meta[0] && <span className={styles.version}>{meta[0]}</span>}
