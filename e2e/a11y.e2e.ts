@@ -27,6 +27,22 @@ const templates: Template[] = [
   { name: 'blog list', path: '/blog' },
   { name: 'blog post', path: '/blog/mdx-blog-post' },
   { name: 'not found', path: '/docs/no-such-package/' },
+  { name: 'account', path: '/account' },
+  {
+    // The avatar menu on a wide screen, the phone menu (where its items live) on a narrow one.
+    name: 'account menu open',
+    path: '/docs/',
+    prepare: async (page) => {
+      const navbar = page.getByRole('navigation', { name: 'Main' });
+      if ((page.viewportSize()?.width ?? 0) > 996) {
+        await navbar.getByRole('button', { name: /^Account menu/ }).click();
+        await expect(navbar.getByRole('button', { name: /^Logout/ })).toBeVisible();
+      } else {
+        await page.getByRole('button', { name: /Toggle navigation bar/ }).click();
+        await expect(page.locator('.navbar-sidebar')).toBeVisible();
+      }
+    },
+  },
   {
     name: 'search dialog',
     path: '/docs/',

@@ -40,12 +40,12 @@ test.describe('navbar', () => {
     await page.keyboard.press('Escape');
 
     // The language menu says "EN" on the bar, its name and its one choice say English.
-    const language = navbar.getByRole('button', { name: 'Language: English' });
-    await expect(language).toHaveText('EN');
+    const language = navbar.getByRole('button', { name: 'EN (language: English)' });
+    await expect(language.getByText('EN', { exact: true })).toBeVisible();
     await language.hover();
     const choices = navbar
       .locator('.dropdown')
-      .filter({ has: page.getByRole('button', { name: 'Language: English' }) })
+      .filter({ has: page.getByRole('button', { name: 'EN (language: English)' }) })
       .locator('.dropdown__menu a');
     await expect(choices).toHaveCount(1);
     await expect(choices).toHaveText('English');

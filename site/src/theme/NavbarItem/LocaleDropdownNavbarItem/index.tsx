@@ -32,16 +32,17 @@ export default function CompactLocaleDropdown(props: Props): React.JSX.Element {
     autoAddBaseUrl: false,
     className: locale === currentLocale ? 'dropdown__link--active' : '',
   }));
-  const name = `Language: ${localeConfigs[currentLocale]?.label ?? currentLocale}`;
+  const full = localeConfigs[currentLocale]?.label ?? currentLocale;
   return (
     <DropdownNavbarItem
       {...rest}
-      aria-label={name}
-      title={name}
+      title={`Language: ${full}`}
       label={
         <>
-          <IconLanguage className={styles.icon} width={18} height={18} />
+          <IconLanguage className={styles.icon} width={18} height={18} aria-hidden="true" />
           <span className={styles.short}>{currentLocale.toUpperCase()}</span>
+          {/* The name starts with what is seen (WCAG 2.5.3), then says it in full. */}
+          <span className="portal-visually-hidden"> (language: {full})</span>
         </>
       }
       items={[...dropdownItemsBefore, ...items, ...dropdownItemsAfter]}
