@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { searchBundlesFor } from '@portal/access';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { HELD_OUT, TUNING } from './search-questions.mjs';
 
 const searchPackage = fileURLToPath(new URL('../packages/search/', import.meta.url));
 /** Where the page imports packages/search from (answered by the test browser, never the gate). */
@@ -68,13 +69,78 @@ export function bundleBytes(buildDir, prefix) {
   return { bytes, files };
 }
 
+/** A signed-in browser context on the gate, closed with `browser.close()`. */
+async function signedInBrowser(baseURL, cookie) {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const context = await browser.newContext();
+  const [name, value] = cookie.split('=');
+  await context.addCookies([{ name, value, url: baseURL }]);
+  return { browser, context };
+}
+
+/** A page of the gate on which `import(SEARCH_MODULE + 'index.js')` gives packages/search as it is. */
+async function pageWithSearchModule(context, baseURL) {
+  const page = await context.newPage();
+  await page.route(`${baseURL}${SEARCH_MODULE}*.js`, (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: readFileSync(join(searchPackage, new URL(route.request().url()).pathname.slice(SEARCH_MODULE.length))),
+    }),
+  );
+  await page.goto(`${baseURL}/docs/`);
+  return page;
+}
+
+/** A URL path as the questions name pages: no highlight parameter, no trailing slash, any case. */
+const samePage = (url) => new URL(url, 'http://portal.invalid').pathname.replace(/\/+$/, '').toLowerCase();
+
+/**
+ * Mean reciprocal rank of a question set (bench/search-questions.mjs): for each question, 1
+ * over the place of its page among the first 10 results of the portal's one search over
+ * the reader's bundles, 0 when it is not among them. Also which questions missed.
+ */
+export async function measureRelevance({ baseURL, cookie, groups }) {
+  const bases = searchBundlesFor(groups);
+  const { browser, context } = await signedInBrowser(baseURL, cookie);
+  try {
+    const page = await pageWithSearchModule(context, baseURL);
+    const results = {};
+    for (const [set, questions] of [
+      ['tuning', TUNING],
+      ['held_out', HELD_OUT],
+    ]) {
+      const found = await page.evaluate(
+        async ({ queries, bases, module }) => {
+          const { openSearch, searchPages } = await import(module + 'index.js');
+          const search = await openSearch(bases, { load: (bundle) => import(bundle + 'pagefind.js') });
+          const answers = [];
+          for (const query of queries)
+            answers.push((await searchPages(search, query, { limit: 10 })).map((item) => item.url));
+          return answers;
+        },
+        { queries: questions.map((question) => question.query), bases, module: SEARCH_MODULE },
+      );
+      const ranks = questions.map((question, index) => {
+        const place = found[index].findIndex((url) => samePage(url) === samePage(question.page));
+        return place === -1 ? 0 : 1 / (place + 1);
+      });
+      const mrr = ranks.reduce((sum, rank) => sum + rank, 0) / ranks.length;
+      results[`search.mrr_${set}`] = Math.round(mrr * 1000) / 1000;
+      results[`search.mrr_${set}_questions`] = questions.length;
+      results[`search.mrr_${set}_missed`] = questions
+        .filter((_, index) => ranks[index] < 1)
+        .map((question) => `${question.query} → ${found[questions.indexOf(question)]?.[0] ?? 'nothing'}`);
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
 export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {
   const bases = searchBundlesFor(groups);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const { browser, context } = await signedInBrowser(baseURL, cookie);
   try {
-    const context = await browser.newContext();
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name, value, url: baseURL }]);
     // Every byte of the index the browser fetches, from the page or Pagefind's worker.
     let downloaded = 0;
     context.on('requestfinished', async (request) => {
@@ -82,14 +148,7 @@ export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats
       const sizes = await request.sizes().catch(() => null);
       if (sizes) downloaded += sizes.responseBodySize + sizes.responseHeadersSize;
     });
-    const page = await context.newPage();
-    await page.route(`${baseURL}${SEARCH_MODULE}*.js`, (route) =>
-      route.fulfill({
-        contentType: 'text/javascript',
-        body: readFileSync(join(searchPackage, new URL(route.request().url()).pathname.slice(SEARCH_MODULE.length))),
-      }),
-    );
-    await page.goto(`${baseURL}/docs/`);
+    const page = await pageWithSearchModule(context, baseURL);
     const timings = await page.evaluate(
       async ({ queries, repeats: times, bases, module }) => {
         const coldStart = performance.now();
