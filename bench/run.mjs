@@ -21,7 +21,7 @@ import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
-import { measureRelevance, measureSearch, QUERIES } from './search.mjs';
+import { measureDialog, measureRelevance, measureSearch, QUERIES } from './search.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
@@ -263,6 +263,11 @@ try {
         buildDir,
         repeats: plan.searchRepeats,
       }),
+    );
+    log(`Search box: the first query after the dialog opens and the next ones, ${quick ? 2 : 5} fresh browsers`);
+    Object.assign(
+      results,
+      await measureDialog({ baseURL: portal.baseURL, cookie: partnerCookie, rounds: quick ? 2 : 5 }),
     );
     log(`Search relevance: ${TUNING.length} tuning and ${HELD_OUT.length} held-out questions, as staff (every page)`);
     Object.assign(

@@ -78,15 +78,27 @@ async function signedInBrowser(baseURL, cookie) {
   return { browser, context };
 }
 
-/** A page of the gate on which `import(SEARCH_MODULE + 'index.js')` gives packages/search as it is. */
+/** The workspace packages packages/search imports, served to the page beside it. */
+const BENCH_PACKAGES = {
+  search: searchPackage,
+  'built-site': fileURLToPath(new URL('../packages/built-site/', import.meta.url)),
+};
+
+/**
+ * A page of the gate on which `import(SEARCH_MODULE + 'index.js')` gives packages/search as
+ * it is, its import of `@portal/built-site` pointed at that package's file (a browser has no
+ * package resolution).
+ */
 async function pageWithSearchModule(context, baseURL) {
   const page = await context.newPage();
-  await page.route(`${baseURL}${SEARCH_MODULE}*.js`, (route) =>
-    route.fulfill({
-      contentType: 'text/javascript',
-      body: readFileSync(join(searchPackage, new URL(route.request().url()).pathname.slice(SEARCH_MODULE.length))),
-    }),
-  );
+  await page.route(`${baseURL}/__bench/*/*.js`, (route) => {
+    const [, , name, file] = new URL(route.request().url()).pathname.split('/');
+    const body = readFileSync(join(BENCH_PACKAGES[name], file), 'utf8').replace(
+      /from '@portal\/([\w-]+)'/g,
+      (_, pkg) => `from '/__bench/${pkg}/index.js'`,
+    );
+    return route.fulfill({ contentType: 'text/javascript', body });
+  });
   await page.goto(`${baseURL}/docs/`);
   return page;
 }
@@ -135,6 +147,76 @@ export async function measureRelevance({ baseURL, cookie, groups }) {
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * The search box as a reader meets it, in a fresh browser each round: the page loads, the
+ * pointer rests on the search button (the box opens the reader's search then), the dialog
+ * opens with Ctrl-K straight away and the first query is typed; timed in the page from the
+ * key that opens the dialog to the results of that query on screen. Then the other queries,
+ * each from its input to its results (with the box's debounce, as a reader meets it).
+ */
+export async function measureDialog({ baseURL, cookie, rounds = 3 }) {
+  const first = [];
+  const warm = [];
+  for (let round = 0; round < rounds; round++) {
+    const { browser, context } = await signedInBrowser(baseURL, cookie);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseURL}/docs/`);
+      await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+      // Timestamps taken in the page: the key that opens the dialog, each input, each answer.
+      await page.evaluate(() => {
+        const marks = (window.__searchMarks = { opened: 0, typed: 0, answered: new Map() });
+        window.addEventListener(
+          'keydown',
+          (event) => {
+            if (event.key.toLowerCase() === 'k' && event.ctrlKey) marks.opened = performance.now();
+          },
+          true,
+        );
+        document.addEventListener('input', () => (marks.typed = performance.now()), true);
+        new MutationObserver(() => {
+          const answered = document.querySelector('[aria-label="Search results"]')?.getAttribute('data-answered');
+          if (answered && !marks.answered.has(answered)) marks.answered.set(answered, performance.now());
+        }).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          attributeFilter: ['data-answered'],
+        });
+      });
+      await page
+        .getByRole('button', { name: /^Search/ })
+        .first()
+        .hover();
+      await page.keyboard.press('Control+k');
+      const box = page.getByRole('searchbox', { name: 'Search' });
+      for (const [index, query] of QUERIES.entries()) {
+        await box.fill(query);
+        await page.locator(`[aria-label="Search results"][data-answered="${query}"]`).waitFor({ state: 'attached' });
+        const elapsed = await page.evaluate(
+          ({ query, index }) => {
+            const marks = window.__searchMarks;
+            return marks.answered.get(query) - (index === 0 ? marks.opened : marks.typed);
+          },
+          { query, index },
+        );
+        (index === 0 ? first : warm).push(elapsed);
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+  const sortedFirst = [...first].sort((a, b) => a - b);
+  const sortedWarm = [...warm].sort((a, b) => a - b);
+  return {
+    'search.dialog_first_query_median_ms': Math.round(percentile(sortedFirst, 50)),
+    'search.dialog_first_query_max_ms': Math.round(sortedFirst.at(-1)),
+    'search.dialog_first_query_rounds': first.length,
+    'search.dialog_warm_p50_ms': Math.round(percentile(sortedWarm, 50)),
+    'search.dialog_warm_p95_ms': Math.round(percentile(sortedWarm, 95)),
+  };
 }
 
 export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {

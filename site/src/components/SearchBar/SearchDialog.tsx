@@ -9,7 +9,7 @@ import { requestAccessHref } from '@site/src/auth/errors';
 import { usePackages } from '@site/src/packages/usePackages';
 import { placeOf } from '@site/src/packages/versions';
 import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
-import { search, type SearchAnswer } from '@site/src/search/pagefind';
+import { preloadSearch, search, type SearchAnswer } from '@site/src/search/pagefind';
 import { reportSearch } from '@site/src/search/report';
 import { usePreloadSearchWhenIdle, useSearchBundles } from '@site/src/search/use-search-bundles';
 
@@ -40,8 +40,9 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const signedIn = auth.state.status === 'signedIn';
+  const readable = useSearchBundles();
   // Signed out until the session is known: the public bundle.
-  const bundles = useSearchBundles() ?? PUBLIC_ONLY;
+  const bundles = readable ?? PUBLIC_ONLY;
   // On a page of an older release of a synced package, the reader may search that release
   // instead of the newest (which a search finds by default).
   const packages = usePackages();
@@ -69,6 +70,12 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
       if (opener?.isConnected) opener.focus();
     };
   }, []);
+
+  // The dialog is open: its search opens now, if the button's hover or the idle page has
+  // not opened it already, rather than on the first key.
+  useEffect(() => {
+    if (readable !== null) preloadSearch(readable);
+  }, [readable]);
 
   const text = query.trim();
   useEffect(() => {
