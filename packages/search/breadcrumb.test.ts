@@ -7,7 +7,7 @@ describe('breadcrumbOf', () => {
     expect(
       breadcrumbOf('/docs/player-manager-mono/packages/player-adapter-shaka/?highlight=shaka', {
         title: 'player-adapter-shaka',
-        breadcrumb: 'Player Framework › player-manager-mono',
+        trail: 'Player Framework › player-manager-mono',
       }),
     ).toEqual(['Player Framework', 'player-manager-mono']);
   });

@@ -4,7 +4,7 @@ export interface PagefindResultData {
   url: string;
   /** HTML: text around the matched words, in `<mark>`, escaped by Pagefind. */
   excerpt: string;
-  /** `title`, and `breadcrumb` where the build wrote one (breadcrumb.js). */
+  /** `title`, and `trail` (the breadcrumb) where the build wrote one (breadcrumb.js). */
   meta: { title?: string; [field: string]: string | undefined };
   /** The page's text, and the word positions the query matched in it. */
   content: string;
@@ -87,7 +87,7 @@ export declare class Vocabulary {
 /** The query with its misspelt words of five letters or more corrected to the reader's words. */
 export declare function correctQuery(instance: PagefindInstance | null, query: string): string;
 
-export declare const BREADCRUMB_META: 'breadcrumb';
+export declare const BREADCRUMB_META: 'trail';
 export declare const BREADCRUMB_SEPARATOR: string;
 /** The sections and package above a result's page, outermost first. */
 export declare function breadcrumbOf(url: string, meta: Record<string, string | undefined>): string[];

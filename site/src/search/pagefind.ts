@@ -78,7 +78,7 @@ export async function search(
   { limit = 8, version }: { limit?: number; version?: string } = {},
 ): Promise<SearchAnswer | null> {
   const instance = await loadPagefind(version === undefined ? bundles : releaseBundles(bundles));
-  const found = await searchPages(instance, query, { limit, debounceMs: 60, version });
+  const found = await searchPages(instance, query, { limit, debounceMs: 20, version });
   if (found === null) return null;
   const searched = correctQuery(instance, query);
   return {

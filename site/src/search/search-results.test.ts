@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 interface FakeResult {
   url: string;
   excerpt: string;
-  meta: { title?: string; breadcrumb?: string };
+  meta: { title?: string; trail?: string };
   content: string;
   locations: number[];
   sub_results?: { title: string; url: string; excerpt: string }[];
@@ -82,7 +82,7 @@ describe('search', () => {
   it('labels each result with its section and package, and shows code in its snippet as text', async () => {
     pagefind.results = [
       page('/docs/player-manager-mono/packages/player-framework/', 'player-framework', {
-        meta: { title: 'player-framework', breadcrumb: 'Player Framework › player-manager-mono' },
+        meta: { title: 'player-framework', trail: 'Player Framework › player-manager-mono' },
         excerpt: 'Wrap the app: &lt;<mark>PlayerProvider</mark> manager={manager}&gt; &lt;/PlayerProvider&gt;',
       }),
     ];

@@ -92,7 +92,7 @@ describe('where a result sits', () => {
 
   it('writes them into the root Pagefind reads as metadata, without text to index', () => {
     expect(withBreadcrumb(shaka, 'article')).toContain(
-      '<article class=doc><span data-pagefind-meta="breadcrumb:Player Framework › player-manager-mono"></span>',
+      '<article class=doc><span data-pagefind-meta="trail:Player Framework › player-manager-mono"></span>',
     );
     const post = '<html><body><article><h1>A post</h1></article></body></html>';
     expect(withBreadcrumb(post, 'article')).toBe(post);
@@ -100,7 +100,7 @@ describe('where a result sits', () => {
 
   it('keeps a label’s comma and quote from breaking the attribute', () => {
     const odd = page('<li class=breadcrumbs__item><a href=/docs/x/>Players, "all"</a>');
-    expect(withBreadcrumb(odd, 'article')).toContain('data-pagefind-meta="breadcrumb:Players &quot;all&quot;"');
+    expect(withBreadcrumb(odd, 'article')).toContain('data-pagefind-meta="trail:Players &quot;all&quot;"');
   });
 });
 
