@@ -134,7 +134,9 @@ export function aboutness(query, page) {
 /**
  * The ranked answer to `query` from the results Pagefind found: results it reached only by
  * cutting a query word down to a short prefix are dropped (relevance.js), then pages about
- * the query come first (`aboutness`), in Pagefind's order within each rank.
+ * the query come first (`aboutness`), a repository's changelog, licence and the like after
+ * the other pages of the same rank unless the query asks for one, in Pagefind's order within
+ * each rank.
  *
  * @template {import('./index.js').PagefindResultData} T
  * @param {string} query
@@ -142,11 +144,30 @@ export function aboutness(query, page) {
  * @returns {T[]}
  */
 export function rank(query, found) {
+  const asked = wordParts(query);
   return found
     .filter((item) => answersQuery(query, matchedWords(item.raw_content ?? item.content, item.locations)))
-    .map((item, order) => ({ item, order, about: aboutness(query, item) }))
-    .sort((a, b) => b.about - a.about || a.order - b.order)
+    .map((item, order) => ({ item, order, about: aboutness(query, item), aside: isAsideFor(asked, item.url) }))
+    .sort((a, b) => b.about - a.about || Number(a.aside) - Number(b.aside) || a.order - b.order)
     .map(({ item }) => item);
+}
+
+/** A repository's own pages, which a package carries beside its documentation. */
+const REPOSITORY_PAGE = /\/(changelog|license|contributing|code_of_conduct)\/?$/i;
+
+/**
+ * Whether a page is one of a repository's own (changelog, licence, contributing, code of
+ * conduct) and the query does not ask for one: such a page names its package and its
+ * features as often as the package's documentation does, and Pagefind often put it first
+ * ("youbora" found the adapter's changelog before its page).
+ *
+ * @param {readonly string[]} asked the query's word parts
+ * @param {string} url
+ */
+function isAsideFor(asked, url) {
+  const page = REPOSITORY_PAGE.exec(new URL(url, 'https://portal.invalid').pathname)?.[1]?.toLowerCase();
+  if (page === undefined) return false;
+  return !wordParts(page).some((word) => asked.some((part) => word.startsWith(part.slice(0, 5))));
 }
 
 /** A release version as a search asks for it (`2.3.0`). */

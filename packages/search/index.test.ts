@@ -202,4 +202,23 @@ describe('aboutness and rank', () => {
     ];
     expect(rank('useFocusable', found).map((item) => item.url)).toEqual(['/defines', '/mentions', '/also-mentions']);
   });
+
+  it('puts a repository’s changelog, licence and the like after the docs of the same rank, unless asked for', () => {
+    const found = [
+      result('/docs/youbora/CHANGELOG?highlight=youbora', 'Changelog', [], 'youbora'),
+      result('/docs/youbora/LICENSE', 'License', [], 'youbora'),
+      result('/docs/youbora/', 'tracking-adapter-youbora', [], 'youbora'),
+    ];
+    expect(rank('youbora', found).map((item) => item.url)).toEqual([
+      '/docs/youbora/',
+      '/docs/youbora/CHANGELOG?highlight=youbora',
+      '/docs/youbora/LICENSE',
+    ]);
+    expect(
+      rank(
+        'youbora changelog',
+        found.map((item) => ({ ...item, content: 'youbora changelog', locations: [0, 1] })),
+      )[0]?.url,
+    ).toBe('/docs/youbora/CHANGELOG?highlight=youbora');
+  });
 });
