@@ -80,6 +80,8 @@ export declare function countWords(texts: Iterable<string>): Record<string, numb
 export declare function oneEditFrom(word: string): Set<string>;
 export declare class Vocabulary {
   constructor(lists: readonly Record<string, number>[]);
+  readonly sorted: readonly string[];
+  commonest(): string;
   hasPrefix(prefix: string): boolean;
   correct(part: string): string;
   correctQuery(query: string): string;

@@ -51,6 +51,18 @@ export class Vocabulary {
     this.sorted = [...this.counts.keys()].sort();
   }
 
+  /** The word the pages have most often. */
+  commonest() {
+    let best = '';
+    let bestCount = 0;
+    for (const [word, count] of this.counts)
+      if (count > bestCount) {
+        best = word;
+        bestCount = count;
+      }
+    return best;
+  }
+
   /**
    * Whether some word starts with `prefix` (a word typed halfway is not a typo).
    *

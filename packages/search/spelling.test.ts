@@ -60,6 +60,12 @@ describe('Vocabulary.correct', () => {
   });
 });
 
+describe('Vocabulary.commonest', () => {
+  it('is the word the bundles have most often, counted over all of them', () => {
+    expect(new Vocabulary([{ shaka: 3, player: 2 }, { player: 2 }]).commonest()).toBe('player');
+  });
+});
+
 describe('Vocabulary.correctQuery', () => {
   it('corrects each misspelt word of the query and keeps the others', () => {
     expect(vocabulary.correctQuery('shaak adapterr')).toBe('shaka adapter');

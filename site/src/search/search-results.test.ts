@@ -22,6 +22,8 @@ const pagefind = vi.hoisted(() => ({
   read: 0,
   created: [] as Record<string, unknown>[],
   merged: [] as string[],
+  /** The queries run with `search` (not the debounced one the box's queries take). */
+  searched: [] as string[],
 }));
 
 vi.mock('/search/public/pagefind.js', () => ({
@@ -32,7 +34,10 @@ vi.mock('/search/public/pagefind.js', () => ({
       mergeIndex: async (path: string) => {
         pagefind.merged.push(path);
       },
-      search: async () => ({ results: [] }),
+      search: async (query: string) => {
+        pagefind.searched.push(query);
+        return { results: [] };
+      },
       debouncedSearch: async () => ({
         results: pagefind.results.map((result) => ({
           data: async () => {
@@ -134,6 +139,9 @@ describe('before and around the query', () => {
     preloadSearch(bundles);
     await vi.waitFor(() => expect(pagefind.merged).toContain('/search/preloaded/'));
     expect(pagefind.created.length - before).toBe(1);
+    // One search for the commonest word of the word lists makes Pagefind's worker load its
+    // engine and metadata now rather than at the reader's first query.
+    await vi.waitFor(() => expect(pagefind.searched.at(-1)).toBe('player'));
     await search(bundles, 'player');
     expect(pagefind.created.length - before).toBe(1);
   });
