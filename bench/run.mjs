@@ -21,7 +21,8 @@ import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
 import { renderPerformance } from './report.mjs';
-import { measureSearch, QUERIES } from './search.mjs';
+import { measureDialog, measureRelevance, measureSearch, QUERIES } from './search.mjs';
+import { HELD_OUT, TUNING } from './search-questions.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
 
@@ -262,6 +263,17 @@ try {
         buildDir,
         repeats: plan.searchRepeats,
       }),
+    );
+    log(`Search box: the first query after the dialog opens and the next ones, ${quick ? 2 : 5} fresh browsers`);
+    Object.assign(
+      results,
+      await measureDialog({ baseURL: portal.baseURL, cookie: partnerCookie, rounds: quick ? 2 : 5 }),
+    );
+    log(`Search relevance: ${TUNING.length} tuning and ${HELD_OUT.length} held-out questions, as staff (every page)`);
+    Object.assign(
+      results,
+      // The demo staff reader is staff by the policy's e-mail-domain rule, without a groups claim.
+      await measureRelevance({ baseURL: portal.baseURL, cookie, groups: reader.groups ?? ['staff'] }),
     );
   }
   if (wanted('agents')) {

@@ -4,7 +4,8 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Page } from '@playwright/test';
-import { isPublicRoute } from '@portal/access';
+import { isPublicRoute, REQUEST_ACCESS } from '@portal/access';
+import { WORDS_FILE } from '@portal/search';
 
 import { expect, hydrated, test } from './fixtures';
 import { decompress, readBundle, type BundleFiles } from './pagefind-bundle';
@@ -199,7 +200,87 @@ test.describe('a signed-in reader', () => {
   });
 });
 
+test.describe('results that explain themselves', () => {
+  test('says where each result sits and shows code in a snippet as text, not markup', async ({ page, baseURL }) => {
+    await signIn(page, String(baseURL));
+    await page.goto('/docs/');
+    await openSearch(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('PlayerProvider');
+    const hit = results(page).locator(':scope > li > a').first();
+    await expect(hit).toBeVisible();
+    // The docs' own breadcrumb above the page: its section, then its package.
+    await expect(hit.locator('span').first()).toHaveText(/\S › \S/);
+    for (const excerpt of await results(page).locator(':scope > li > a > span:last-child').allTextContents())
+      expect(excerpt).not.toMatch(/[<>{}]/);
+    await expect(hit.locator('mark').first()).toHaveText(/PlayerProvider/i);
+  });
+
+  test('forgives one typo in a longer word and says what it searched instead', async ({ page, baseURL }) => {
+    await signIn(page, String(baseURL));
+    await page.goto('/docs/');
+    await openSearch(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('shaak adapter');
+    await expect(page.getByRole('dialog').getByRole('status')).toHaveText('Showing results for “shaka adapter”.');
+    await expect(results(page).getByRole('link').filter({ hasText: 'player-adapter-shaka' }).first()).toBeVisible();
+  });
+
+  test('walks the results with the arrow keys and opens one with Enter', async ({ page, baseURL }) => {
+    await signIn(page, String(baseURL));
+    await page.goto('/docs/');
+    await openSearch(page);
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await box.fill('tizen');
+    await expect(results(page)).toHaveAttribute('data-answered', 'tizen');
+    const links = results(page).getByRole('link');
+    expect(await links.count()).toBeGreaterThan(2);
+    await box.press('ArrowDown');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(links.nth(1)).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(links.last()).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(box).toBeFocused();
+    await box.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const second = new URL(String(await links.nth(1).getAttribute('href')), String(baseURL)).pathname;
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(second);
+  });
+});
+
 test.describe('a query that matches nothing', () => {
+  test('offers the nearest sections, a place to start and whom to ask for access', async ({ page, baseURL }) => {
+    await signIn(page, String(baseURL));
+    await page.goto('/docs/');
+    await openSearch(page);
+    const dialog = page.getByRole('dialog');
+    const box = dialog.getByRole('searchbox', { name: 'Search' });
+    // One word matches pages, the other nothing: the sections of the first are offered.
+    await box.fill('tizen xyzzyqq');
+    await expect(dialog.getByRole('status')).toHaveText('No results for “tizen xyzzyqq”.');
+    const nearby = dialog.getByRole('list', { name: 'Closest sections' });
+    await expect(nearby.getByRole('link').first()).toBeVisible();
+    await expect(dialog.getByRole('link', { name: `Ask ${REQUEST_ACCESS.label} for access` })).toHaveAttribute(
+      'href',
+      new RegExp(`^mailto:${REQUEST_ACCESS.email}\\?`),
+    );
+    // The offers are reached with the arrows too.
+    await box.press('ArrowDown');
+    await expect(nearby.getByRole('link').first()).toBeFocused();
+    // Nonsense is near nothing: the start of the docs is offered instead.
+    await box.fill('xyzzyqq');
+    await expect(dialog.getByRole('status')).toHaveText('No results for “xyzzyqq”.');
+    await expect(
+      dialog.getByRole('list', { name: 'Start from' }).getByRole('link', { name: 'Getting Started' }),
+    ).toHaveAttribute('href', '/docs/');
+  });
+
   test('gets no results, not pages that share its first letter', async ({ page, baseURL }) => {
     // Pagefind cuts a word it cannot find down to a prefix that it can ("xyzzyqq" to "x",
     // which the Release Flow guideline has in "## x.y.z"); the portal drops such results.
@@ -287,6 +368,8 @@ test.describe('a signed-out reader', () => {
       .map((entry) => relative(join(searchDir, 'public'), join(entry.parentPath, entry.name)).split(sep).join('/'));
     for (const path of onDisk) if (!served.has(path)) await get(path);
     expect([...served.keys()].sort()).toEqual(expect.arrayContaining(onDisk.sort()));
+    // The word list for typo tolerance is words of pages: checked for canaries like the index.
+    bundle.texts.set(WORDS_FILE, (served.get(WORDS_FILE) ?? (await get(WORDS_FILE))).toString('utf8'));
     const otherFiles = new Map(
       [...served]
         .filter(([path]) => !bundle.texts.has(path))

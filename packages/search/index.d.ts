@@ -4,7 +4,8 @@ export interface PagefindResultData {
   url: string;
   /** HTML: text around the matched words, in `<mark>`, escaped by Pagefind. */
   excerpt: string;
-  meta: { title?: string };
+  /** `title`, and `trail` (the breadcrumb) where the build wrote one (breadcrumb.js). */
+  meta: { title?: string; [field: string]: string | undefined };
   /** The page's text, and the word positions the query matched in it. */
   content: string;
   raw_content?: string;
@@ -72,3 +73,33 @@ export declare function wordParts(text: string): string[];
 export declare function requiredPrefix(part: string): number;
 export declare function answersQuery(query: string, matched: readonly string[]): boolean;
 export declare function matchedWords(text: string, locations: readonly number[]): string[];
+
+/** A bundle's word list file, and the words of open searches, for typo tolerance (spelling.js). */
+export declare const WORDS_FILE: string;
+export declare function countWords(texts: Iterable<string>): Record<string, number>;
+export declare function oneEditFrom(word: string): Set<string>;
+export declare class Vocabulary {
+  constructor(lists: readonly Record<string, number>[]);
+  readonly sorted: readonly string[];
+  commonest(): string;
+  hasPrefix(prefix: string): boolean;
+  correct(part: string): string;
+  correctQuery(query: string): string;
+}
+/** The query with its misspelt words of five letters or more corrected to the reader's words. */
+export declare function correctQuery(instance: PagefindInstance | null, query: string): string;
+
+export declare const BREADCRUMB_META: 'trail';
+export declare const BREADCRUMB_SEPARATOR: string;
+/** The sections and package above a result's page, outermost first. */
+export declare function breadcrumbOf(url: string, meta: Record<string, string | undefined>): string[];
+
+/** Pagefind's excerpt as text without markup, the matched words in `<mark>` (HTML). */
+export declare function readableExcerpt(excerpt: string): string;
+
+/** The sections of pages near a query that found nothing, with a page found in each. */
+export declare function nearbySections(
+  instance: PagefindInstance | null,
+  query: string,
+  limit?: number,
+): Promise<{ section: string; title: string; url: string }[]>;

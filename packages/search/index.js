@@ -7,8 +7,13 @@
 import { OLDER_RELEASES, RELEASE_FILTER } from '@portal/built-site';
 
 import { answersQuery, matchedWords, wordParts } from './relevance.js';
+import { Vocabulary, WORDS_FILE } from './spelling.js';
+import { breadcrumbOf } from './breadcrumb.js';
 
 export { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance.js';
+export { countWords, oneEditFrom, Vocabulary, WORDS_FILE } from './spelling.js';
+export { BREADCRUMB_META, BREADCRUMB_SEPARATOR, breadcrumbOf } from './breadcrumb.js';
+export { readableExcerpt } from './snippet.js';
 
 /** The query parameter that marks the matched words on the page a result opens. */
 export const HIGHLIGHT_PARAM = 'highlight';
@@ -43,8 +48,29 @@ export async function hasIndex(bundle) {
 }
 
 /**
+ * A bundle's word list (spelling.js); none when the bundle has none (a build before it).
+ *
+ * @param {string} bundle the bundle's URL, ending in `/`
+ * @returns {Promise<Record<string, number>>}
+ */
+async function wordsOf(bundle) {
+  const response = await fetch(`${bundle}${WORDS_FILE}`);
+  if (response.status === 404) return {};
+  if (!response.ok) throw new Error(`Search words ${bundle} answered ${response.status}`);
+  return /** @type {Record<string, number>} */ (await response.json());
+}
+
+/**
+ * The words of the bundles each open search was made of, for its spelling corrections.
+ *
+ * @type {WeakMap<import('./index.js').PagefindInstance, Vocabulary>}
+ */
+const vocabularies = new WeakMap();
+
+/**
  * One search over `bundles` (public first, from `searchBundlesFor`): the first bundle with
  * an index makes the instance, the others with one merge into it. Null when none has one.
+ * The bundles' word lists come with it, for `correctQuery`.
  *
  * @param {readonly string[]} bundles bundle paths, `/search/<unit>/`
  * @param {{ load(bundle: string): Promise<import('./index.js').PagefindModule>, origin?: string }} how
@@ -55,12 +81,33 @@ export async function openSearch(bundles, { load, origin = '' }) {
   const present = await Promise.all(bundles.map((bundle) => hasIndex(origin + bundle)));
   const [primary, ...merged] = bundles.filter((_, index) => present[index]);
   if (primary === undefined) return null;
+  const words = Promise.all([primary, ...merged].map((bundle) => wordsOf(origin + bundle)));
   const pagefind = await load(primary);
   const instance = pagefind.createInstance({ basePath: origin + primary, baseUrl: '/', ...RESULT_OPTIONS });
   await instance.init();
   // In order: the merge order is part of the ranking, and the same on every surface.
   for (const bundle of merged) await instance.mergeIndex(origin + bundle, { baseUrl: '/', ...RESULT_OPTIONS });
+  const vocabulary = new Vocabulary(await words);
+  vocabularies.set(instance, vocabulary);
+  // Pagefind's `init` only sets up its worker, which fetches its engine and the index's
+  // metadata at the first search (a third of a second of the first query, measured in the
+  // bench): one search for the commonest word now, so an opened search answers at once.
+  await instance.search(vocabulary.sorted.length > 0 ? vocabulary.commonest() : 'docs');
   return instance;
+}
+
+/**
+ * The query a search runs: `query` with each misspelt word of five letters or more
+ * replaced by the word of the reader's pages one edit from it ("shaak" → "shaka"), or
+ * `query` itself when it has none.
+ *
+ * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {string} query
+ * @returns {string}
+ */
+export function correctQuery(instance, query) {
+  const vocabulary = instance && vocabularies.get(instance);
+  return vocabulary ? vocabulary.correctQuery(query) : query;
 }
 
 /**
@@ -92,7 +139,9 @@ export function aboutness(query, page) {
 /**
  * The ranked answer to `query` from the results Pagefind found: results it reached only by
  * cutting a query word down to a short prefix are dropped (relevance.js), then pages about
- * the query come first (`aboutness`), in Pagefind's order within each rank.
+ * the query come first (`aboutness`), a repository's changelog, licence and the like after
+ * the other pages of the same rank unless the query asks for one, in Pagefind's order within
+ * each rank.
  *
  * @template {import('./index.js').PagefindResultData} T
  * @param {string} query
@@ -100,11 +149,30 @@ export function aboutness(query, page) {
  * @returns {T[]}
  */
 export function rank(query, found) {
+  const asked = wordParts(query);
   return found
     .filter((item) => answersQuery(query, matchedWords(item.raw_content ?? item.content, item.locations)))
-    .map((item, order) => ({ item, order, about: aboutness(query, item) }))
-    .sort((a, b) => b.about - a.about || a.order - b.order)
+    .map((item, order) => ({ item, order, about: aboutness(query, item), aside: isAsideFor(asked, item.url) }))
+    .sort((a, b) => b.about - a.about || Number(a.aside) - Number(b.aside) || a.order - b.order)
     .map(({ item }) => item);
+}
+
+/** A repository's own pages, which a package carries beside its documentation. */
+const REPOSITORY_PAGE = /\/(changelog|license|contributing|code_of_conduct)\/?$/i;
+
+/**
+ * Whether a page is one of a repository's own (changelog, licence, contributing, code of
+ * conduct) and the query does not ask for one: such a page names its package and its
+ * features as often as the package's documentation does, and Pagefind often put it first
+ * ("youbora" found the adapter's changelog before its page).
+ *
+ * @param {readonly string[]} asked the query's word parts
+ * @param {string} url
+ */
+function isAsideFor(asked, url) {
+  const page = REPOSITORY_PAGE.exec(new URL(url, 'https://portal.invalid').pathname)?.[1]?.toLowerCase();
+  if (page === undefined) return false;
+  return !wordParts(page).some((word) => asked.some((part) => word.startsWith(part.slice(0, 5))));
 }
 
 /** A release version as a search asks for it (`2.3.0`). */
@@ -126,15 +194,17 @@ export function releaseBundles(bundles) {
  * Runs `query` and answers its ranked pages, at most `limit`; null when a newer query
  * superseded it while it waited (with `debounceMs`, as a reader types). A null instance
  * (no bundle has an index) finds nothing. With `version`, only the pages of that release
- * of a synced package (the instance should be over `releaseBundles`).
+ * of a synced package (the instance should be over `releaseBundles`). Misspelt words are
+ * corrected first (`correctQuery`).
  *
  * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
- * @param {string} query
+ * @param {string} typed the query as typed
  * @param {{ limit?: number, debounceMs?: number, version?: string }} [options]
  * @returns {Promise<import('./index.js').PagefindResultData[] | null>}
  */
-export async function searchPages(instance, query, { limit = 8, debounceMs, version } = {}) {
-  if (instance === null || wordParts(query).length === 0) return [];
+export async function searchPages(instance, typed, { limit = 8, debounceMs, version } = {}) {
+  if (instance === null || wordParts(typed).length === 0) return [];
+  const query = correctQuery(instance, typed);
   const options = version === undefined ? {} : { filters: { [RELEASE_FILTER]: version } };
   const found =
     debounceMs === undefined
@@ -145,4 +215,35 @@ export async function searchPages(instance, query, { limit = 8, debounceMs, vers
   const ranked = rank(query, await read(0, CANDIDATES));
   if (limit <= CANDIDATES) return ranked.slice(0, limit);
   return [...ranked, ...rank(query, await read(CANDIDATES, limit))].slice(0, limit);
+}
+
+/**
+ * Where to look when a query found nothing: the sections (the first part of the breadcrumb)
+ * of pages that have a word beginning as a word of the query does (its first four letters,
+ * three of them at least in what Pagefind matched: its cutting a word down to one letter
+ * is no closeness), each with the first page found there; at most `limit`, nearest first.
+ * Only the reader's own bundles are searched, so only sections they may read are offered.
+ *
+ * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {string} query
+ * @param {number} [limit]
+ * @returns {Promise<{ section: string, title: string, url: string }[]>}
+ */
+export async function nearbySections(instance, query, limit = 3) {
+  if (instance === null) return [];
+  /** @type {Map<string, { section: string, title: string, url: string }>} */
+  const sections = new Map();
+  for (const part of new Set(wordParts(correctQuery(instance, query)))) {
+    if (part.length < 3 || sections.size >= limit) continue;
+    const found = await instance.search(part.slice(0, 4));
+    const pages = await Promise.all(found.results.slice(0, 6).map((result) => result.data()));
+    for (const page of pages) {
+      const words = matchedWords(page.raw_content ?? page.content, page.locations).flatMap(wordParts);
+      if (!words.some((word) => word.startsWith(part.slice(0, 3)))) continue;
+      const title = page.meta.title ?? page.url;
+      const section = breadcrumbOf(page.url, page.meta)[0] ?? title;
+      if (!sections.has(section)) sections.set(section, { section, title, url: page.url });
+    }
+  }
+  return [...sections.values()].slice(0, limit);
 }

@@ -10,13 +10,18 @@ import * as pagefind from 'pagefind';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { writeSearchBundle } from '@portal/built-site/write';
+import { writeFile } from 'node:fs/promises';
 
 import {
   aboutness,
+  correctQuery,
+  countWords,
   hasIndex,
+  nearbySections,
   openSearch,
   rank,
   searchPages,
+  WORDS_FILE,
   type PagefindInstance,
   type PagefindModule,
 } from './index.js';
@@ -64,6 +69,12 @@ beforeAll(async () => {
       if (!index) throw new Error('Pagefind did not start');
       for (const { url, html } of pages) await index.addHTMLFile({ url, content: html });
       await writeSearchBundle(index, join(dir, 'search', unit));
+      // The word list the build writes beside each bundle (its pages' text, as Pagefind indexed it).
+      if (unit !== 'admin')
+        await writeFile(
+          join(dir, 'search', unit, WORDS_FILE),
+          JSON.stringify(countWords(pages.map(({ html }) => html.replace(/<[^>]*>/g, ' ')))),
+        );
     }
   } finally {
     await pagefind.close();
@@ -134,6 +145,28 @@ describe('the one search, over real Pagefind bundles', () => {
     expect(await searchPages(search, '  ')).toEqual([]);
   });
 
+  it('forgives one typo in a word of five letters or more, with the words of the reader’s bundles only', async () => {
+    const search = await partnerSearch();
+    // "Release" is a word of the private bundle: the partner's search knows it.
+    expect(correctQuery(search, 'relaese flow')).toBe('release flow');
+    expect(paths(await searchPages(search, 'relaese flow'))).toEqual(['/docs/release-flow/']);
+    expect(paths(await searchPages(search, 'usefocusble')).length).toBeGreaterThan(0);
+    // A reader of the public bundle alone never learns it.
+    const publicOnly = await openSearch(['/search/public/'], { load: () => load('search/public'), origin });
+    expect(correctQuery(publicOnly, 'relaese flow')).toBe('relaese flow');
+    expect(await searchPages(publicOnly, 'relaese flow')).toEqual([]);
+    expect(await searchPages(search, 'xyzzyqq')).toEqual([]);
+  });
+
+  it('offers the sections near a query that found nothing, and none for nonsense', async () => {
+    const search = await partnerSearch();
+    // Every word must match; one of them alone still shows where to look.
+    expect(await searchPages(search, 'hooks xyzzyqq')).toEqual([]);
+    const near = await nearbySections(search, 'hooks xyzzyqq');
+    expect(near.map((place) => new URL(place.url, 'http://x').pathname)).toContain('/docs/hooks/');
+    expect(await nearbySections(search, 'xyzzyqq')).toEqual([]);
+  });
+
   it('cuts one ranked list at any limit', async () => {
     const search = await partnerSearch();
     const eight = paths(await searchPages(search, 'useFocusable', { limit: 8 }));
@@ -168,5 +201,24 @@ describe('aboutness and rank', () => {
       result('/also-mentions', 'Guide'),
     ];
     expect(rank('useFocusable', found).map((item) => item.url)).toEqual(['/defines', '/mentions', '/also-mentions']);
+  });
+
+  it('puts a repository’s changelog, licence and the like after the docs of the same rank, unless asked for', () => {
+    const found = [
+      result('/docs/youbora/CHANGELOG?highlight=youbora', 'Changelog', [], 'youbora'),
+      result('/docs/youbora/LICENSE', 'License', [], 'youbora'),
+      result('/docs/youbora/', 'tracking-adapter-youbora', [], 'youbora'),
+    ];
+    expect(rank('youbora', found).map((item) => item.url)).toEqual([
+      '/docs/youbora/',
+      '/docs/youbora/CHANGELOG?highlight=youbora',
+      '/docs/youbora/LICENSE',
+    ]);
+    expect(
+      rank(
+        'youbora changelog',
+        found.map((item) => ({ ...item, content: 'youbora changelog', locations: [0, 1] })),
+      )[0]?.url,
+    ).toBe('/docs/youbora/CHANGELOG?highlight=youbora');
   });
 });

@@ -6,7 +6,17 @@
  * run time, outside the bundler.
  */
 import { PUBLIC, SEARCH_ROOT } from '@portal/access';
-import { openSearch, releaseBundles, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
+import {
+  breadcrumbOf,
+  correctQuery,
+  nearbySections,
+  openSearch,
+  readableExcerpt,
+  releaseBundles,
+  searchPages,
+  type PagefindInstance,
+  type PagefindModule,
+} from '@portal/search';
 
 export { HIGHLIGHT_PARAM } from '@portal/search';
 
@@ -15,9 +25,19 @@ export const SEARCH_PUBLIC = `${SEARCH_ROOT}${PUBLIC}/`;
 export interface SearchHit {
   url: string;
   title: string;
-  /** HTML: text with the matched words in <mark>, escaped by Pagefind. */
+  /** The sections and package above the page, outermost first ("Player Framework", "player-manager-mono"). */
+  breadcrumb: string[];
+  /** HTML: the page's text without markup, the matched words in <mark> (`readableExcerpt`). */
   excerpt: string;
   headings: { title: string; url: string; excerpt: string }[];
+}
+
+export interface SearchAnswer {
+  hits: SearchHit[];
+  /** The query searched instead of a misspelt one ("shaka adapter" for "shaak adapter"), else null. */
+  corrected: string | null;
+  /** When nothing was found: the sections nearest the query, each with a page there. */
+  nearby: { section: string; title: string; url: string }[];
 }
 
 const loaded = new Map<string, Promise<PagefindInstance | null>>();
@@ -40,6 +60,15 @@ export function loadPagefind(bundles: readonly string[]): Promise<PagefindInstan
 }
 
 /**
+ * Opens the reader's search ahead of their first query (the dialog is about to open, or
+ * the page is idle), so the query does not wait for the bundles. A failure is left for the
+ * query to report.
+ */
+export function preloadSearch(bundles: readonly string[]): void {
+  loadPagefind(bundles).catch(() => undefined);
+}
+
+/**
  * Runs a query as the reader types; null when a newer query superseded it while it waited.
  * With `version`, over that release of a synced package only (its older releases' bundles too).
  */
@@ -47,18 +76,23 @@ export async function search(
   bundles: readonly string[],
   query: string,
   { limit = 8, version }: { limit?: number; version?: string } = {},
-): Promise<SearchHit[] | null> {
+): Promise<SearchAnswer | null> {
   const instance = await loadPagefind(version === undefined ? bundles : releaseBundles(bundles));
-  const found = await searchPages(instance, query, { limit, debounceMs: 120, version });
-  return (
-    found?.map((item) => ({
+  const found = await searchPages(instance, query, { limit, debounceMs: 20, version });
+  if (found === null) return null;
+  const searched = correctQuery(instance, query);
+  return {
+    hits: found.map((item) => ({
       url: item.url,
       title: item.meta.title ?? item.url,
-      excerpt: item.excerpt,
+      breadcrumb: breadcrumbOf(item.url, item.meta),
+      excerpt: readableExcerpt(item.excerpt),
       headings: (item.sub_results ?? [])
         .filter((sub) => sub.url !== item.url && sub.title !== item.meta.title)
         .slice(0, 3)
-        .map((sub) => ({ title: sub.title, url: sub.url, excerpt: sub.excerpt })),
-    })) ?? null
-  );
+        .map((sub) => ({ title: sub.title, url: sub.url, excerpt: readableExcerpt(sub.excerpt) })),
+    })),
+    corrected: searched === query ? null : searched,
+    nearby: found.length === 0 ? await nearbySections(instance, query) : [],
+  };
 }

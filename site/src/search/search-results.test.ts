@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 interface FakeResult {
   url: string;
   excerpt: string;
-  meta: { title?: string };
+  meta: { title?: string; trail?: string };
   content: string;
   locations: number[];
   sub_results?: { title: string; url: string; excerpt: string }[];
@@ -22,6 +22,8 @@ const pagefind = vi.hoisted(() => ({
   read: 0,
   created: [] as Record<string, unknown>[],
   merged: [] as string[],
+  /** The queries run with `search` (not the debounced one the box's queries take). */
+  searched: [] as string[],
 }));
 
 vi.mock('/search/public/pagefind.js', () => ({
@@ -31,6 +33,10 @@ vi.mock('/search/public/pagefind.js', () => ({
       init: async () => undefined,
       mergeIndex: async (path: string) => {
         pagefind.merged.push(path);
+      },
+      search: async (query: string) => {
+        pagefind.searched.push(query);
+        return { results: [] };
       },
       debouncedSearch: async () => ({
         results: pagefind.results.map((result) => ({
@@ -44,7 +50,7 @@ vi.mock('/search/public/pagefind.js', () => ({
   },
 }));
 
-const { search } = await import('./pagefind');
+const { preloadSearch, search } = await import('./pagefind');
 
 const page = (path: string, title: string | undefined, extra: Partial<FakeResult> = {}): FakeResult => ({
   url: path,
@@ -58,25 +64,41 @@ const page = (path: string, title: string | undefined, extra: Partial<FakeResult
 beforeEach(() => {
   pagefind.results = [];
   pagefind.read = 0;
-  // Every bundle has pages (packages/search asks each bundle's entry file before it opens it).
-  vi.stubGlobal('fetch', async () =>
-    Response.json({ version: '1.5.2', languages: { en: { hash: 'en_1', wasm: 'en', page_count: 3 } } }),
+  // Every bundle has pages (packages/search asks each bundle's entry file before it opens it),
+  // and a word list.
+  vi.stubGlobal('fetch', async (url: string) =>
+    url.endsWith('/portal-words.json')
+      ? Response.json({ shaka: 4, player: 9 })
+      : Response.json({ version: '1.5.2', languages: { en: { hash: 'en_1', wasm: 'en', page_count: 3 } } }),
   );
 });
 
 describe('search', () => {
   it('gives each result its URL, title and highlighted excerpt, in Pagefind’s order', async () => {
     pagefind.results = [page('/docs/a/', 'A'), page('/docs/b/', 'B')];
-    const hits = await search(['/search/public/'], 'player');
-    expect(hits).toEqual([
-      { url: '/docs/a/', title: 'A', excerpt: '… the <mark>player</mark> of /docs/a/ …', headings: [] },
-      { url: '/docs/b/', title: 'B', excerpt: '… the <mark>player</mark> of /docs/b/ …', headings: [] },
+    const answer = await search(['/search/public/'], 'player');
+    expect(answer?.hits).toEqual([
+      { url: '/docs/a/', title: 'A', breadcrumb: [], excerpt: '… the <mark>player</mark> of /docs/a/ …', headings: [] },
+      { url: '/docs/b/', title: 'B', breadcrumb: [], excerpt: '… the <mark>player</mark> of /docs/b/ …', headings: [] },
     ]);
+    expect(answer?.corrected).toBeNull();
+  });
+
+  it('labels each result with its section and package, and shows code in its snippet as text', async () => {
+    pagefind.results = [
+      page('/docs/player-manager-mono/packages/player-framework/', 'player-framework', {
+        meta: { title: 'player-framework', trail: 'Player Framework › player-manager-mono' },
+        excerpt: 'Wrap the app: &lt;<mark>PlayerProvider</mark> manager={manager}&gt; &lt;/PlayerProvider&gt;',
+      }),
+    ];
+    const [hit] = (await search(['/search/public/'], 'player'))?.hits ?? [];
+    expect(hit?.breadcrumb).toEqual(['Player Framework', 'player-manager-mono']);
+    expect(hit?.excerpt).toBe('Wrap the app: <mark>PlayerProvider</mark> PlayerProvider');
   });
 
   it('titles a page that has no title by its URL', async () => {
     pagefind.results = [page('/docs/untitled/', undefined)];
-    expect((await search(['/search/public/'], 'player'))?.[0]?.title).toBe('/docs/untitled/');
+    expect((await search(['/search/public/'], 'player'))?.hits[0]?.title).toBe('/docs/untitled/');
   });
 
   it('lists up to three sections of a page, leaving out the page itself', async () => {
@@ -94,8 +116,8 @@ describe('search', () => {
         ],
       }),
     ];
-    const hits = await search(['/search/public/'], 'player');
-    expect(hits?.[0]?.headings).toEqual(sections.slice(0, 3));
+    const answer = await search(['/search/public/'], 'player');
+    expect(answer?.hits[0]?.headings).toEqual(sections.slice(0, 3));
   });
 
   it('sets up one instance per set of bundles, merging the others into the first', async () => {
@@ -106,5 +128,34 @@ describe('search', () => {
     expect(pagefind.created.length - before).toBe(1);
     expect(pagefind.created.at(-1)).toMatchObject({ basePath: '/search/public/', highlightParam: 'highlight' });
     expect(pagefind.merged).toEqual(['/search/admin+partner+staff/']);
+  });
+});
+
+describe('before and around the query', () => {
+  it('opens the reader’s search ahead of the first query, once', async () => {
+    const bundles = ['/search/public/', '/search/preloaded/'];
+    const before = pagefind.created.length;
+    preloadSearch(bundles);
+    preloadSearch(bundles);
+    await vi.waitFor(() => expect(pagefind.merged).toContain('/search/preloaded/'));
+    expect(pagefind.created.length - before).toBe(1);
+    // One search for the commonest word of the word lists makes Pagefind's worker load its
+    // engine and metadata now rather than at the reader's first query.
+    await vi.waitFor(() => expect(pagefind.searched.at(-1)).toBe('player'));
+    await search(bundles, 'player');
+    expect(pagefind.created.length - before).toBe(1);
+  });
+
+  it('says which query it searched instead of a misspelt one', async () => {
+    pagefind.results = [page('/docs/shaka/', 'Shaka', { content: 'The shaka player', locations: [1] })];
+    const answer = await search(['/search/public/', '/search/typo/'], 'shaak');
+    expect(answer?.corrected).toBe('shaka');
+    expect(answer?.hits.map((hit) => hit.url)).toEqual(['/docs/shaka/']);
+    expect((await search(['/search/public/', '/search/typo/'], 'shaka'))?.corrected).toBeNull();
+  });
+
+  it('has no nearby sections to offer when nothing near the query was found either', async () => {
+    const answer = await search(['/search/public/'], 'xyzzyqq');
+    expect(answer).toEqual({ hits: [], corrected: null, nearby: [] });
   });
 });

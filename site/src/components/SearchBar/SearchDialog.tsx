@@ -1,14 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Link from '@docusaurus/Link';
 import { useHistory, useLocation } from '@docusaurus/router';
-import { loginUrlFor, readersOf, SEARCH_ROOT, searchBundlesFor, unitId } from '@portal/access';
+import { BREADCRUMB_SEPARATOR } from '@portal/search';
+import { loginUrlFor, readersOf, REQUEST_ACCESS, SEARCH_ROOT, searchBundlesFor, unitId } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
+import { requestAccessHref } from '@site/src/auth/errors';
 import { usePackages } from '@site/src/packages/usePackages';
 import { placeOf } from '@site/src/packages/versions';
 import { closeSearch, openSearch, useSearchDialog } from '@site/src/search/dialog-store';
-import { search, type SearchHit } from '@site/src/search/pagefind';
+import { preloadSearch, search, type SearchAnswer } from '@site/src/search/pagefind';
 import { reportSearch } from '@site/src/search/report';
+import { usePreloadSearchWhenIdle, useSearchBundles } from '@site/src/search/use-search-bundles';
 
 import styles from './styles.module.css';
 
@@ -25,19 +28,21 @@ function sitePath(url: string): string {
 
 const FOCUSABLE = 'input, button, a[href]';
 
+const PUBLIC_ONLY = searchBundlesFor(null);
+
 function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   const auth = useAuth();
   const history = useHistory();
   const location = useLocation();
   const [query, setQuery] = useState(initialQuery);
   // The answer for a query (or that it failed); what is shown is derived from it.
-  const [answer, setAnswer] = useState<{ query: string; base: string; hits: SearchHit[] | 'error' } | null>(null);
+  const [answer, setAnswer] = useState<{ query: string; base: string; found: SearchAnswer | 'error' } | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const list = useRef<HTMLUListElement>(null);
   const signedIn = auth.state.status === 'signedIn';
-  const groups = auth.state.status === 'signedIn' ? auth.state.groups : null;
-  const bundles = useMemo(() => searchBundlesFor(groups), [groups]);
+  const readable = useSearchBundles();
+  // Signed out until the session is known: the public bundle.
+  const bundles = readable ?? PUBLIC_ONLY;
   // On a page of an older release of a synced package, the reader may search that release
   // instead of the newest (which a search finds by default).
   const packages = usePackages();
@@ -66,25 +71,32 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
     };
   }, []);
 
+  // The dialog is open: its search opens now, if the button's hover or the idle page has
+  // not opened it already, rather than on the first key.
+  useEffect(() => {
+    if (readable !== null) preloadSearch(readable);
+  }, [readable]);
+
   const text = query.trim();
   useEffect(() => {
     if (text === '') return;
     let current = true;
     search(searched, text, { version }).then(
       (found) => {
-        if (current && found !== null) setAnswer({ query: text, base, hits: found });
+        if (current && found !== null) setAnswer({ query: text, base, found });
       },
       (error: unknown) => {
         console.error('Search failed:', error);
-        if (current) setAnswer({ query: text, base, hits: 'error' });
+        if (current) setAnswer({ query: text, base, found: 'error' });
       },
     );
     return () => {
       current = false;
     };
   }, [text, base, searched, version]);
-  const answered = answer !== null && answer.query === text && answer.base === base ? answer.hits : null;
-  const hits = Array.isArray(answered) ? answered : [];
+  const answered = answer !== null && answer.query === text && answer.base === base ? answer.found : null;
+  const found = answered === null || answered === 'error' ? null : answered;
+  const hits = found?.hits ?? [];
   const state = text === '' ? 'idle' : answered === null ? 'searching' : answered === 'error' ? 'error' : 'done';
 
   // The search a signed-in reader ends with (closing the dialog, opening a result, leaving
@@ -135,12 +147,15 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
       }
       return;
     }
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    const links = Array.from(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
-    if (links.length === 0) return;
-    event.preventDefault();
+    // Roving focus through the results' links (and the no-results state's): the arrows move,
+    // Home and End jump, Enter follows the link; up from the first goes back to the field.
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return;
+    const links = Array.from(dialog.current?.querySelectorAll<HTMLAnchorElement>('[data-roving] a') ?? []);
     const index = links.indexOf(document.activeElement as HTMLAnchorElement);
-    const next = event.key === 'ArrowDown' ? index + 1 : index - 1;
+    if (links.length === 0 || ((event.key === 'Home' || event.key === 'End') && index === -1)) return;
+    event.preventDefault();
+    const next =
+      event.key === 'Home' ? 0 : event.key === 'End' ? links.length - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
     if (next < 0) input.current?.focus();
     else links[Math.min(next, links.length - 1)]?.focus();
   };
@@ -195,7 +210,7 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
         )}
         {/* data-answered: the query whose answer the list shows, so a test can wait for it. */}
         <ul
-          ref={list}
+          data-roving
           className={styles.results}
           aria-label="Search results"
           data-answered={answered === null ? undefined : text}
@@ -210,6 +225,9 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
                   go(hit.url);
                 }}
               >
+                {hit.breadcrumb.length > 0 && (
+                  <span className={styles.breadcrumb}>{hit.breadcrumb.join(BREADCRUMB_SEPARATOR)}</span>
+                )}
                 <span className={styles.title}>{hit.title}</span>
                 <span className={styles.excerpt} dangerouslySetInnerHTML={{ __html: hit.excerpt }} />
               </Link>
@@ -237,8 +255,42 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
         <p className={styles.status} role="status">
           {state === 'searching' && 'Searching…'}
           {state === 'done' && hits.length === 0 && `No results for “${text}”.`}
+          {state === 'done' && hits.length > 0 && found?.corrected && `Showing results for “${found.corrected}”.`}
           {state === 'error' && 'Search is not available right now. Try again in a moment.'}
         </p>
+        {state === 'done' && hits.length === 0 && (
+          <div className={styles.noResults} data-roving>
+            <h2 className={styles.noResultsTitle} id="search-nearby">
+              {found && found.nearby.length > 0 ? 'Closest sections' : 'Start from'}
+            </h2>
+            <ul aria-labelledby="search-nearby" className={styles.nearby}>
+              {(found && found.nearby.length > 0
+                ? found.nearby
+                : [{ section: 'Getting Started', title: 'What to read first', url: '/docs/' }]
+              ).map((place) => (
+                <li key={place.section}>
+                  <Link
+                    to={sitePath(place.url)}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      go(place.url);
+                    }}
+                  >
+                    {place.section}
+                  </Link>{' '}
+                  <span className={styles.nearbyPage}>({place.title})</span>
+                </li>
+              ))}
+            </ul>
+            <p className={styles.hint}>
+              Not what you need, or a page you cannot read?{' '}
+              <a href={requestAccessHref(auth.state.email ?? null, location.pathname)}>
+                Ask {REQUEST_ACCESS.label} for access
+              </a>
+              .
+            </p>
+          </div>
+        )}
         <p className={styles.footer} aria-hidden="true">
           <kbd>↑</kbd> <kbd>↓</kbd> to move, <kbd>Enter</kbd> to open, <kbd>Esc</kbd> to close
         </p>
@@ -255,6 +307,7 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
 export default function SearchDialog(): React.JSX.Element | null {
   const { pathname } = useLocation();
   const { openOn, query, opening } = useSearchDialog();
+  usePreloadSearchWhenIdle(useSearchBundles());
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent): void => {

@@ -2,6 +2,8 @@ import clsx from 'clsx';
 import { useLocation } from '@docusaurus/router';
 
 import { openSearch } from '@site/src/search/dialog-store';
+import { preloadSearch } from '@site/src/search/pagefind';
+import { useSearchBundles } from '@site/src/search/use-search-bundles';
 
 import SearchDialog from './SearchDialog';
 import styles from './styles.module.css';
@@ -29,6 +31,11 @@ function SearchIcon(): React.JSX.Element {
  */
 export default function SearchBar({ mobile = false, className }: Props): React.JSX.Element {
   const { pathname } = useLocation();
+  const bundles = useSearchBundles();
+  // A pointer on the button or focus on it: the dialog is about to open, so its search opens now.
+  const preload = (): void => {
+    if (bundles) preloadSearch(bundles);
+  };
   if (mobile) {
     // In the menu: a full-width, labelled field-like button, the way phones expect search.
     return (
@@ -37,6 +44,8 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
           type="button"
           className={clsx(styles.drawerTrigger, className)}
           onClick={() => openSearch(pathname)}
+          onPointerEnter={preload}
+          onFocus={preload}
           aria-haspopup="dialog"
         >
           <SearchIcon />
@@ -51,6 +60,8 @@ export default function SearchBar({ mobile = false, className }: Props): React.J
         type="button"
         className={clsx('navbar__item', styles.trigger, className)}
         onClick={() => openSearch(pathname)}
+        onPointerEnter={preload}
+        onFocus={preload}
         // No aria-label: the name is the visible text, "Search /" (WCAG 2.5.3, Lighthouse
         // `label-content-name-mismatch`); on narrow screens only the icon shows and "Search"
         // is visually hidden. "/" rather than "Ctrl K": the same key on every system.

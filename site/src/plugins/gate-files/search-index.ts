@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 import { accessUnits, normalizeRoute, readersOf, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
 import { writeSearchBundle } from '@portal/built-site/write';
+import { BREADCRUMB_META, BREADCRUMB_SEPARATOR, countWords, WORDS_FILE } from '@portal/search';
 
 import type { BuildCache } from './options';
 
@@ -52,6 +54,46 @@ export function withReleaseFilter(html: string, rootSelector: string, version: s
   );
 }
 
+/**
+ * The labels of a doc page's breadcrumbs above the page itself ("Player Framework",
+ * "player-manager-mono"), as the sidebar names them: the items that link to a page (not the
+ * home icon, not a folder without a page such as "packages", not the page itself). Empty for
+ * a page without breadcrumbs. HTML as in the page (text only, entities kept); the build's
+ * minified HTML leaves out `</li>` and the quotes of one-word attributes.
+ */
+export function breadcrumbLabels(html: string): string[] {
+  const nav = /<nav\b[^>]*\btheme-doc-breadcrumbs\b[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+  return nav
+    .split(/<li\b/)
+    .slice(1)
+    .filter((item) => /^[^>]*\bbreadcrumbs__item\b/.test(item) && !/^[^>]*breadcrumbs__item--active/.test(item))
+    .filter((item) => /<a\b[^>]*\bhref=/.test(item))
+    .map((item) =>
+      item
+        .slice(item.indexOf('>') + 1)
+        .replace(/<\/li>[\s\S]*$/, '')
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((label) => label !== '');
+}
+
+/**
+ * The page with its breadcrumb as Pagefind metadata (`BREADCRUMB_META`), inside the root
+ * Pagefind reads: the search shows where each result sits.
+ */
+export function withBreadcrumb(html: string, rootSelector: string): string {
+  const labels = breadcrumbLabels(html);
+  if (labels.length === 0 || !/^[a-z][a-z0-9-]*$/i.test(rootSelector)) return html;
+  // A comma would start another field of the attribute, a quote end it.
+  const value = labels.join(BREADCRUMB_SEPARATOR).replace(/,/g, '').replace(/"/g, '&quot;');
+  return html.replace(
+    new RegExp(`<${rootSelector}\\b[^>]*>`, 'i'),
+    (open) => `${open}<span data-pagefind-meta="${BREADCRUMB_META}:${value}"></span>`,
+  );
+}
+
 /** The page's own URL path from its canonical link (`/docs/Spat-Nav/Detailed_README_SpatNav`, no slash added). */
 export function canonicalPath(html: string): string | null {
   const href = /<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']?([^"'\s>]+)/.exec(html)?.[1];
@@ -63,9 +105,34 @@ export function canonicalPath(html: string): string | null {
   }
 }
 
+/** Pagefind's signature before the JSON of a page fragment (after gzip). */
+const FRAGMENT_SIGNATURE = 'pagefind_dcd';
+
+/**
+ * The word list of a written bundle (packages/search's spelling.js), from the text Pagefind
+ * indexed of each page: its fragments, so the list has exactly the words the bundle has.
+ */
+export async function writeWordList(bundleDir: string): Promise<number> {
+  const fragments = join(bundleDir, 'fragment');
+  const names = (await readdir(fragments).catch(() => [])).filter((name) => name.endsWith('.pf_fragment'));
+  const texts: string[] = [];
+  for (const name of names) {
+    const plain = gunzipSync(await readFile(join(fragments, name))).toString('utf8');
+    const page = JSON.parse(plain.startsWith(FRAGMENT_SIGNATURE) ? plain.slice(FRAGMENT_SIGNATURE.length) : plain) as {
+      content?: string;
+      meta?: { title?: string };
+    };
+    texts.push(page.meta?.title ?? '', page.content ?? '');
+  }
+  const words = countWords(texts);
+  await writeFile(join(bundleDir, WORDS_FILE), JSON.stringify(words));
+  return Object.keys(words).length;
+}
+
 /** The hash of what a bundle is made from: the cache's salt, Pagefind's options, each page's URL and HTML. */
 function bundleKey(pages: readonly { url: string; html: string }[], options: SearchIndexOptions, salt: string): string {
-  const hash = createHash('sha256').update(JSON.stringify([salt, options]));
+  // The word list is part of the bundle since the cache's bundles had none.
+  const hash = createHash('sha256').update(JSON.stringify([salt, options, WORDS_FILE]));
   for (const page of pages) hash.update(`\0${page.url}\0${page.html}`);
   return hash.digest('hex');
 }
@@ -106,6 +173,7 @@ async function writeIndex(
     if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page.url}: ${added.errors.join('; ')}`);
   }
   await writeSearchBundle(index, target);
+  await writeWordList(target);
   if (cache && key) {
     // Copied aside and renamed: a build stopped midway leaves no half-copied bundle behind.
     const aside = join(cache.dir, `${key}.${randomUUID()}.tmp`);
@@ -147,7 +215,7 @@ export async function buildSearchIndexes(
     const version = versionOf.get(normalizeRoute(page.url));
     (isOlderReleasePage(html) ? olderByUnit : byUnit).get(unitId(readers))?.push({
       url: canonicalPath(html) ?? page.url,
-      html: withReleaseFilter(spaced, options.rootSelector, version),
+      html: withBreadcrumb(withReleaseFilter(spaced, options.rootSelector, version), options.rootSelector),
     });
   }
   // Pagefind starts only if a bundle is not in the cache.

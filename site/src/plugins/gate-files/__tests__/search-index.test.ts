@@ -1,6 +1,22 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import * as pagefind from 'pagefind';
 import { describe, expect, it } from 'vitest';
 
-import { canonicalPath, isOlderReleasePage, isSearchable, withReleaseFilter } from '../search-index';
+import { writeSearchBundle } from '@portal/built-site/write';
+import { WORDS_FILE } from '@portal/search';
+
+import {
+  breadcrumbLabels,
+  canonicalPath,
+  isOlderReleasePage,
+  isSearchable,
+  withBreadcrumb,
+  withReleaseFilter,
+  writeWordList,
+} from '../search-index';
 
 describe('which pages the search indexes', () => {
   it.each([
@@ -55,4 +71,61 @@ describe('the releases of a synced package in the search', () => {
     );
     expect(withReleaseFilter(page, 'article', undefined)).toBe(page);
   });
+});
+
+describe('where a result sits', () => {
+  // A doc page's breadcrumbs as the production build minifies them: no </li>, unquoted classes.
+  const page = (crumbs: string) =>
+    `<!doctype html><html lang=en><body><main><article class=doc><nav class="theme-doc-breadcrumbs x_1" aria-label=Breadcrumbs><ul class=breadcrumbs>${crumbs}</ul></nav><h1>Shaka</h1></article></main></body></html>`;
+  const shaka = page(
+    '<li class=breadcrumbs__item><a aria-label="Home page" class=breadcrumbs__link href=/><svg viewBox="0 0 24 24"><path d="M10 19z"/></svg></a>' +
+      '<li class=breadcrumbs__item><a class=breadcrumbs__link href=/docs/category/player-framework><span>Player Framework</span></a>' +
+      '<li class=breadcrumbs__item><a class=breadcrumbs__link href=/docs/player-manager-mono/><span>player-manager-mono</span></a>' +
+      '<li class=breadcrumbs__item><span class=breadcrumbs__link>packages</span>' +
+      '<li class="breadcrumbs__item breadcrumbs__item--active"><span class=breadcrumbs__link>player-adapter-shaka</span>',
+  );
+
+  it('reads the linked breadcrumbs above the page: not the home icon, a folder without a page, or the page', () => {
+    expect(breadcrumbLabels(shaka)).toEqual(['Player Framework', 'player-manager-mono']);
+    expect(breadcrumbLabels('<html><body><article><h1>A post</h1></article></body></html>')).toEqual([]);
+  });
+
+  it('writes them into the root Pagefind reads as metadata, without text to index', () => {
+    expect(withBreadcrumb(shaka, 'article')).toContain(
+      '<article class=doc><span data-pagefind-meta="trail:Player Framework › player-manager-mono"></span>',
+    );
+    const post = '<html><body><article><h1>A post</h1></article></body></html>';
+    expect(withBreadcrumb(post, 'article')).toBe(post);
+  });
+
+  it('keeps a label’s comma and quote from breaking the attribute', () => {
+    const odd = page('<li class=breadcrumbs__item><a href=/docs/x/>Players, "all"</a>');
+    expect(withBreadcrumb(odd, 'article')).toContain('data-pagefind-meta="trail:Players &quot;all&quot;"');
+  });
+});
+
+describe('the word list beside each bundle', () => {
+  it('has the words Pagefind indexed of the bundle’s pages, with their counts, and no others', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'portal-words-'));
+    try {
+      const { index } = await pagefind.createIndex({
+        rootSelector: 'article',
+        excludeSelectors: ['nav'],
+        forceLanguage: 'en',
+      });
+      if (!index) throw new Error('Pagefind did not start');
+      await index.addHTMLFile({
+        url: '/docs/shaka/',
+        content:
+          '<html><body><nav>Outside words</nav><article><h1>Shaka adapter</h1><p>The shaka adapter plays DASH.</p><nav>Excluded</nav></article></body></html>',
+      });
+      await writeSearchBundle(index, dir);
+      expect(await writeWordList(dir)).toBe(4);
+      const words = JSON.parse(await readFile(join(dir, WORDS_FILE), 'utf8')) as Record<string, number>;
+      expect(words).toEqual({ adapter: 3, shaka: 3, dash: 1, plays: 1 });
+    } finally {
+      await pagefind.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
