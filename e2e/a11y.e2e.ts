@@ -27,7 +27,21 @@ const templates: Template[] = [
   { name: 'blog list', path: '/blog' },
   { name: 'blog post', path: '/blog/mdx-blog-post' },
   { name: 'not found', path: '/docs/no-such-package/' },
-  { name: 'account', path: '/account' },
+  {
+    // With a token, so that its row and Revoke button are checked too.
+    name: 'account',
+    path: '/account',
+    prepare: async (page) => {
+      const made = await page.request.post('/api/tokens', {
+        data: { name: 'axe check', days: 1 },
+        headers: { origin: new URL(page.url()).origin },
+      });
+      expect(made.status()).toBe(201);
+      await page.reload();
+      await hydrated(page);
+      await expect(page.getByRole('button', { name: 'Revoke axe check' }).first()).toBeVisible();
+    },
+  },
   {
     // The avatar menu on a wide screen, the phone menu (where its items live) on a narrow one.
     name: 'account menu open',
