@@ -149,7 +149,7 @@ export default function TokensPanel(): React.JSX.Element {
                     <th scope="col">Last used</th>
                     <th scope="col">Status</th>
                     <th scope="col">
-                      <span className={styles.visuallyHidden}>Actions</span>
+                      <span className="portal-visually-hidden">Actions</span>
                     </th>
                   </tr>
                 </thead>

@@ -269,7 +269,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                     <th scope="col">Last sign-in</th>
                     <th scope="col">Created</th>
                     <th scope="col">
-                      <span className={styles.visuallyHidden}>Actions</span>
+                      <span className="portal-visually-hidden">Actions</span>
                     </th>
                   </tr>
                 </thead>
