@@ -36,6 +36,9 @@ import { requestIds } from './request-id.js';
 import { sharedState } from './shared.js';
 import { ReaderDirectory, ReaderIndex } from './auth/readers.js';
 import { TokenService } from './auth/tokens.js';
+import { OAuthServer } from './auth/oauth.js';
+import { markGrantUsed, OAuthRecords } from './db/oauth.js';
+import { adminAppRoutes, oauthRoutes, originOf } from './routes/oauth.js';
 import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import { SiteSearch } from './search/site-search.js';
 import type { Config } from './config.js';
@@ -46,7 +49,7 @@ import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { sqlTokenStore } from './db/tokens.js';
-import { noAccessPage, unavailablePage } from './pages.js';
+import { noAccessPage, oauthErrorPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
 import { agentMeter, agentReader } from './plugins/agent-meter.js';
 import { guards } from './plugins/guards.js';
@@ -218,6 +221,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readerIndex = new ReaderIndex(directory);
   const tokenStore = sqlTokenStore(() => store.db);
   const tokens = new TokenService(() => (store.readyNow ? tokenStore : null), identity, config.session.cacheTtlSeconds);
+  // The authorization server of /mcp: its records in the portal's database.
+  const oauth = new OAuthServer(
+    {
+      identity,
+      adapter: (kind) => new OAuthRecords(kind, () => store.db),
+      secret: config.session.secret,
+      errorPage: oauthErrorPage,
+    },
+    config.session.cacheTtlSeconds,
+  );
+  oauth.onUse = (grantId) => {
+    if (store.readyNow)
+      markGrantUsed(store.db, grantId).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not mark a connected app used'),
+      );
+  };
   const search = new SiteSearch(site);
   // A release hook's rebuild is served here first, then on every other replica through the
   // broadcast (each reads the new build from the same folder); the search forgets the old indexes.
@@ -245,10 +264,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (rebuilds) app.addHook('onClose', () => rebuilds.close());
   decorateReader(
     app,
-    new ReaderResolver(identity, tokens, {
+    new ReaderResolver(identity, tokens, oauth, {
       sessionLookup: (hit) => metrics.sessionChecks.inc({ result: hit ? 'hit' : 'miss' }),
       identityAnswer: (outcome) => metrics.identityCalls.inc({ outcome }),
     }),
+    (request) => originOf({ config }, request),
   );
   /** An event for the audit trail, written off the request path; the client address only when the settings say so. */
   const audit = (request: FastifyRequest, event: AuditEvent): void =>
@@ -571,6 +591,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     directory,
     readerIndex,
     tokens,
+    oauth,
     meter,
     search,
     guards: guard,
@@ -586,6 +607,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       admin.addHook('onRequest', guard.requireAdmin);
       await adminRoutes(admin, context);
       await adminTokenRoutes(admin, context);
+      await adminAppRoutes(admin, context);
       await sourceAdminRoutes(admin, context, rebuilds);
     },
     { prefix: '/api/admin' },
@@ -597,6 +619,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
+  await app.register((instance) => oauthRoutes(instance, context));
   await app.register((instance) => hookRoutes(instance, context, rebuilds));
 
   // The hot path (fast-path.ts): the same answers as the GET route above for a public file

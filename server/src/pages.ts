@@ -21,7 +21,9 @@ main{max-width:36rem;padding:2rem}
 h1{font-size:1.6rem;margin:0 0 1rem}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem 1rem;align-items:center;margin-top:1.5rem}
 a{color:#1d4f91}
-a.primary{display:inline-block;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600}
+a.primary,button{display:inline-block;padding:.5rem 1.25rem;border-radius:.4rem;background:#2e5fa8;color:#fff;text-decoration:none;font-weight:600;font:inherit;font-weight:600;border:0;cursor:pointer}
+button.secondary{background:transparent;color:#1d4f91;border:1px solid #1d4f91}
+form{display:inline}
 @media (prefers-color-scheme:dark){body{background:#1b1b1d;color:#e3e3e3}a{color:#8ab4f8}}
 </style>
 </head>
@@ -66,5 +68,45 @@ export function noAccessPage({
 <p>You are signed in as <strong>${escape(email)}</strong>. This page is for other readers of the Norigin developer docs, so it is not shown to your account.</p>
 <p>If you need it for your work, ask ${escape(contact.label)} at <a href="${escape(mailto)}">${escape(contact.email)}</a>, naming the page.</p>
 <p class="actions"><a class="primary" href="/">Go to the home page</a> <a href="${escape(mailto)}">Ask for access</a> <a href="${escape(loginUrlFor(path))}">Use another account</a></p>`,
+  );
+}
+
+/** A page of the assistants' sign-in that went wrong (an expired or malformed request): what happened, and the way on. */
+export function oauthErrorPage(title: string, message: string): string {
+  return page(
+    title,
+    `<h1>${escape(title)}</h1>
+<p>${escape(message)}</p>
+<p>Start the connection again from your assistant. If it keeps failing, the address it was given may be wrong.</p>
+<p class="actions"><a class="primary" href="/">Go to the home page</a></p>`,
+  );
+}
+
+/**
+ * The consent page of an assistant's sign-in: which client asks (its own, unverified name and
+ * where it sends the reader back), as whom it will read, what it will read, and Allow / Deny.
+ */
+export function oauthConsentPage({
+  action,
+  clientName,
+  clientId,
+  redirectTo,
+  email,
+  sections,
+}: {
+  action: string;
+  clientName: string;
+  clientId: string;
+  redirectTo: string;
+  email: string;
+  sections: readonly string[];
+}): string {
+  return page(
+    `Allow ${clientName} to read the docs?`,
+    `<h1>Allow <strong>${escape(clientName)}</strong> to read the docs as you?</h1>
+<p>An application that calls itself <strong>${escape(clientName)}</strong> (this name is its own, not checked by the portal; client ${escape(clientId)}) asks to read the Norigin Developer Docs as <strong>${escape(email)}</strong>, through the portal's MCP server.</p>
+<p>It will be able to search and read the pages you may read, and nothing else: ${sections.map(escape).join(', ')}. It cannot change anything, and it stops reading what you lose access to.</p>
+<p>After you answer, you go back to <strong>${escape(redirectTo)}</strong>. You can revoke it at any time under Connected apps on your <a href="/account">account page</a>.</p>
+<p class="actions"><form method="post" action="${escape(action)}"><button type="submit" name="decision" value="allow">Allow</button></form> <form method="post" action="${escape(action)}"><button class="secondary" type="submit" name="decision" value="deny">Deny</button></form></p>`,
   );
 }

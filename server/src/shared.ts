@@ -8,10 +8,11 @@ import { Redis } from 'ioredis';
  * cannot be reached, each replica falls back to its own memory (the cache's TTL, 60 s at
  * most, bounds what another replica still allows) and Redis is used again when it is back.
  */
-/** What a broadcast names: a reader or a token to forget, or a site build to serve (its id). */
+/** What a broadcast names: a reader, a token or an OAuth grant to forget, or a site build to serve (its id). */
 export interface SharedSubject {
   reader?: string;
   token?: string;
+  grant?: string;
   site?: string;
 }
 

@@ -182,6 +182,39 @@ export const AdminTokenList = Type.Object({
 });
 export type AdminTokenList = Static<typeof AdminTokenList>;
 
+// ---- connected apps: clients a reader authorised through OAuth (/mcp) -------------------------
+
+/** A client a reader authorised to read for them, until revoked. */
+export const ConnectedApp = Type.Object({
+  /** The authorisation's id (revoking it names this). */
+  id: Type.String(),
+  /** The client's own name, as it registered itself: not verified by the portal. */
+  clientName: Type.String(),
+  clientId: Type.String(),
+  authorisedAt: isoTime,
+  lastUsedAt: nullable(isoTime),
+  expiresAt: nullable(isoTime),
+});
+export type ConnectedApp = Static<typeof ConnectedApp>;
+export const ConnectedAppList = Type.Object({ apps: Type.Array(ConnectedApp) });
+export type ConnectedAppList = Static<typeof ConnectedAppList>;
+export const ConnectedAppParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+/** Administrators: one reader's apps, by their e-mail (in any case) or uid. */
+export const AdminAppQuery = Type.Object(
+  { reader: Type.String({ minLength: 1, maxLength: 254 }) },
+  { additionalProperties: false },
+);
+export type AdminAppQuery = Static<typeof AdminAppQuery>;
+export const AdminAppList = Type.Object({
+  uid: Type.String(),
+  email: nullable(Type.String()),
+  apps: Type.Array(ConnectedApp),
+});
+export type AdminAppList = Static<typeof AdminAppList>;
+
 // ---- administration: readers --------------------------------------------------------------
 
 /** An account as an administrator sees it: who, in which groups, and why. */

@@ -1,6 +1,7 @@
 import { AuthError } from './errors.js';
 import type { Identity, Reader } from './identity.js';
-import type { TokenCheck, TokenService } from './tokens.js';
+import type { OAuthServer } from './oauth.js';
+import { TOKEN_PATTERN, type TokenCheck, type TokenService } from './tokens.js';
 
 type TokenRefusal = Exclude<Extract<TokenCheck, { ok: false }>['reason'], 'unavailable'>;
 
@@ -19,11 +20,19 @@ export type ReaderOutcome =
       /** The token's first use of the day (UTC): the trail records one use a day. */
       firstUseToday: boolean;
     }
+  | {
+      kind: 'reader';
+      via: 'oauth';
+      reader: Reader;
+      /** The client the reader authorised (its registered name), and the grant the token is of. */
+      client: { id: string; name: string };
+      grantId: string;
+    }
   | { kind: 'anonymous' }
   /** A session that is no good any more: its reader is signed out (`error.uid` names a real account). */
   | { kind: 'refused'; via: 'session'; error: AuthError }
-  | { kind: 'refused'; via: 'token'; reason: TokenRefusal }
-  | { kind: 'unavailable'; via: 'session' | 'token' };
+  | { kind: 'refused'; via: 'token' | 'oauth'; reason: TokenRefusal }
+  | { kind: 'unavailable'; via: 'session' | 'token' | 'oauth' };
 
 /** What a request offers: its session cookie, and its bearer token when the surface takes one. */
 export interface Credentials {
@@ -32,6 +41,8 @@ export interface Credentials {
   bearer?: string | null;
   /** The session cache's answer when the caller already looked (the gate's fast path): no second look. */
   cached?: Reader | null;
+  /** The origin of a surface that takes OAuth access tokens (/mcp): a bearer that is no personal token is one. */
+  oauthOrigin?: string;
 }
 
 /**
@@ -52,6 +63,7 @@ export class ReaderResolver {
   constructor(
     private readonly identity: Identity,
     private readonly tokens: TokenService,
+    private readonly oauth: OAuthServer | null,
     /** Told of each session look-up (a cache hit or not) and each answer of the identity service, for the metrics. */
     private readonly observe: {
       sessionLookup?(hit: boolean): void;
@@ -62,6 +74,14 @@ export class ReaderResolver {
   async resolve(credentials: Credentials): Promise<ReaderOutcome> {
     if (credentials.bearer !== undefined) {
       if (credentials.bearer === null) return { kind: 'refused', via: 'token', reason: 'malformed' };
+      if (credentials.oauthOrigin !== undefined && this.oauth !== null && !TOKEN_PATTERN.test(credentials.bearer)) {
+        const grant = await this.oauth.check(credentials.bearer, credentials.oauthOrigin);
+        if (grant.ok)
+          return { kind: 'reader', via: 'oauth', reader: grant.reader, client: grant.client, grantId: grant.grantId };
+        return grant.reason === 'unavailable'
+          ? { kind: 'unavailable', via: 'oauth' }
+          : { kind: 'refused', via: 'oauth', reason: grant.reason };
+      }
       const check = await this.tokens.check(credentials.bearer);
       if (check.ok)
         return {

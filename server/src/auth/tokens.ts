@@ -8,7 +8,7 @@ import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 
 // The token's prefix (for secret scanners) and longest life are the API contract's.
-export { MAX_TOKEN_DAYS, TOKEN_PREFIX };
+export { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX };
 /** Live (unrevoked, unexpired) tokens a reader may hold at once: one per assistant and machine, with room to rotate. */
 export const MAX_LIVE_TOKENS = 10;
 

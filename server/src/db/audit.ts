@@ -17,7 +17,9 @@ export type AuditKind =
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
-  | 'token.used';
+  | 'token.used'
+  | 'oauth.authorised'
+  | 'oauth.revoked';
 
 export const AUDIT_KINDS: readonly AuditKind[] = [
   'session.started',
@@ -35,6 +37,8 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'token.created',
   'token.revoked',
   'token.used',
+  'oauth.authorised',
+  'oauth.revoked',
 ];
 
 /** One event, as the gate reports it. Never a cookie or a token. */

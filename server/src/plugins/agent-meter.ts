@@ -88,14 +88,18 @@ export async function agentReader(
   ctx: {
     meter: AgentMeter;
     tokens: Pick<TokenService, 'isKnown'>;
+    /** OAuth access tokens checked lately (on /mcp): like a known personal token, no refusal limit. */
+    oauthKnown?: (secret: string) => boolean;
     cookies: SessionCookies;
     audit(request: FastifyRequest, event: AuditEvent): void;
   },
-): Promise<Exclude<ReaderOutcome, { kind: 'unavailable' } | { kind: 'refused'; via: 'token' }> | null> {
+  /** What a refused credential is told (/mcp names its protected-resource metadata). */
+  challenge: string = BEARER_CHALLENGE,
+): Promise<Exclude<ReaderOutcome, { kind: 'unavailable' } | { kind: 'refused'; via: 'token' | 'oauth' }> | null> {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const secret = bearerToken(header);
-    if (secret === null || !ctx.tokens.isKnown(secret)) {
+    if (secret === null || !(ctx.tokens.isKnown(secret) || ctx.oauthKnown?.(secret) === true)) {
       const wait = await ctx.meter.refusalWait(request);
       if (wait !== null) {
         void reply
@@ -111,17 +115,17 @@ export async function agentReader(
   if (outcome.kind === 'unavailable') {
     void reply.code(503).send({
       error:
-        outcome.via === 'token'
-          ? 'Tokens cannot be checked right now; try again shortly'
-          : 'The sign-in service is not answering',
+        outcome.via === 'session'
+          ? 'The sign-in service is not answering'
+          : 'Tokens cannot be checked right now; try again shortly',
     });
     return null;
   }
-  if (outcome.kind === 'refused' && outcome.via === 'token') {
+  if (outcome.kind === 'refused' && outcome.via !== 'session') {
     await ctx.meter.countRefusal(request);
     void reply
       .code(401)
-      .header('www-authenticate', BEARER_CHALLENGE)
+      .header('www-authenticate', `${challenge}, error="invalid_token"`)
       .send({ error: 'The token is not valid (unknown, expired or revoked)' });
     return null;
   }

@@ -60,11 +60,11 @@ export function guards(ctx: GuardContext) {
       if (outcome.kind === 'unavailable')
         return reply.code(503).send({
           error:
-            outcome.via === 'token'
-              ? 'Tokens cannot be checked right now; try again shortly'
-              : 'The sign-in service is not answering',
+            outcome.via === 'session'
+              ? 'The sign-in service is not answering'
+              : 'Tokens cannot be checked right now; try again shortly',
         });
-      if (outcome.kind === 'refused' && outcome.via === 'token')
+      if (outcome.kind === 'refused' && outcome.via !== 'session')
         return reply
           .code(401)
           .header('www-authenticate', BEARER_CHALLENGE)

@@ -30,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The surface takes a personal access token (`Authorization: Bearer`) as well as the session. */
     tokens?: boolean;
+    /** The surface (/mcp) also takes an OAuth access token its authorization server issued. */
+    oauth?: boolean;
   }
 }
 
@@ -76,7 +78,11 @@ export type SessionCookies = ReturnType<typeof sessionCookies>;
  * personal access token on a surface that takes one (`config.tokens` or `acceptsToken`),
  * each looked up once, the fast path's look-up included.
  */
-export function decorateReader(app: FastifyInstance, resolver: ReaderResolver): void {
+export function decorateReader(
+  app: FastifyInstance,
+  resolver: ReaderResolver,
+  originOf: (request: FastifyRequest) => string,
+): void {
   const pending = Symbol('portal.reader');
   app.decorateRequest('acceptsToken', false);
   app.decorateRequest('signedIn', null);
@@ -84,15 +90,21 @@ export function decorateReader(app: FastifyInstance, resolver: ReaderResolver): 
   app.decorateRequest('reader', {
     getter(this: FastifyRequest) {
       const request = this as FastifyRequest & { [pending]: Promise<ReaderOutcome> | null };
-      return (request[pending] ??= resolver.resolve(credentialsOf(this)));
+      return (request[pending] ??= resolver.resolve(credentialsOf(this, originOf)));
     },
   });
 }
 
-function credentialsOf(request: FastifyRequest): Parameters<ReaderResolver['resolve']>[0] {
+function credentialsOf(
+  request: FastifyRequest,
+  originOf: (request: FastifyRequest) => string,
+): Parameters<ReaderResolver['resolve']>[0] {
   const header = request.headers.authorization;
   if (header !== undefined && (request.acceptsToken || request.routeOptions.config.tokens === true))
-    return { bearer: bearerToken(header) };
+    return {
+      bearer: bearerToken(header),
+      ...(request.routeOptions.config.oauth === true ? { oauthOrigin: originOf(request) } : {}),
+    };
   const cookie = request.cookies[SESSION_COOKIE];
   const lookup = (request.raw as IncomingMessage & { [SESSION_LOOKUP]?: SessionLookup })[SESSION_LOOKUP];
   return { cookie, ...(lookup !== undefined && lookup.cookie === cookie ? { cached: lookup.reader } : {}) };

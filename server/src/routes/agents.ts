@@ -24,6 +24,7 @@ import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tok
 import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
+import { mcpChallenge, originOf } from './oauth.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
 
@@ -176,8 +177,8 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
  * reader, or by an administrator), and the MCP server at `/mcp` (tokens only).
  */
 export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Promise<void> {
-  const refuse = (reply: FastifyReply, error: string) =>
-    reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send({ error });
+  const refuse = (reply: FastifyReply, error: string, challenge = BEARER_CHALLENGE) =>
+    reply.code(401).header('www-authenticate', challenge).send({ error });
   /** Charges the request's budget before its credential is even looked up: `cost` units (an MCP batch: its messages). */
   const metered =
     (cost: (request: FastifyRequest) => number = () => 1) =>
@@ -317,7 +318,10 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
   // MCP's messages are JSON-RPC, whose contract is MCP's own: not in the portal's OpenAPI document.
   const mcp = { hide: true };
-  app.post('/mcp', { config: agentSurface, preHandler: metered(messages), schema: mcp }, async (request, reply) => {
+  // An OAuth access token of the portal's authorization server (routes/oauth.ts) counts here too.
+  const mcpSurface = { tokens: true, oauth: true };
+  const withOAuth = { ...ctx, oauthKnown: (secret: string) => ctx.oauth.isKnown(secret) };
+  app.post('/mcp', { config: mcpSurface, preHandler: metered(messages), schema: mcp }, async (request, reply) => {
     const origin = request.headers.origin;
     if (
       origin !== undefined &&
@@ -325,15 +329,19 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       origin !== ctx.config.publicOrigin
     )
       return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
+    // The challenge names the protected-resource metadata (RFC 9728), where an OAuth client starts.
+    const challenge = mcpChallenge(originOf(ctx, request));
     // Checked before the reader is resolved, so a session cookie alone costs no look-up here.
     if (request.headers.authorization === undefined)
       return refuse(
         reply,
-        'The MCP server needs a personal access token (Authorization: Bearer …); make one on /account',
+        'The MCP server needs a token (Authorization: Bearer …): sign in through OAuth, or make a personal token on /account',
+        challenge,
       );
-    const outcome = await agentReader(request, reply, ctx);
+    const outcome = await agentReader(request, reply, withOAuth, challenge);
     if (outcome === null) return reply;
-    if (outcome.kind !== 'reader') return refuse(reply, 'The token is not valid (unknown, expired or revoked)');
+    if (outcome.kind !== 'reader')
+      return refuse(reply, 'The token is not valid (unknown, expired or revoked)', challenge);
     const server = mcpServer(ctx, outcome.reader, request);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

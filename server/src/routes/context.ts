@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
 import type { Identity, Reader } from '../auth/identity.js';
+import type { OAuthServer } from '../auth/oauth.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { ReaderDirectory, ReaderIndex } from '../auth/readers.js';
 import type { Config } from '../config.js';
@@ -23,6 +24,8 @@ export interface GateContext {
   readerIndex: ReaderIndex;
   /** Personal access tokens for coding assistants. */
   tokens: TokenService;
+  /** The OAuth authorization server of /mcp, and the check of its access tokens. */
+  oauth: OAuthServer;
   /** What agents spend: a budget per token, refusals per address (agent-meter.ts). */
   meter: AgentMeter;
   /** The site's search, in the server (the search API and MCP). */

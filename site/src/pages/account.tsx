@@ -3,10 +3,11 @@ import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
 
 import AccountSummary from '@site/src/components/account/AccountSummary';
+import ConnectedAppsPanel from '@site/src/components/account/ConnectedAppsPanel';
 import TokensPanel from '@site/src/components/account/TokensPanel';
 import styles from '@site/src/components/account/account.module.css';
 
-/** `/account`: the signed-in reader's e-mail and groups, and their personal access tokens. */
+/** `/account`: the signed-in reader's e-mail and groups, their personal access tokens and connected apps. */
 export default function AccountPage(): React.JSX.Element {
   return (
     <Layout title="Your account" description="Your e-mail, your reader groups and your personal access tokens.">
@@ -14,6 +15,7 @@ export default function AccountPage(): React.JSX.Element {
         <Heading as="h1">Your account</Heading>
         <AccountSummary />
         <TokensPanel />
+        <ConnectedAppsPanel />
       </main>
     </Layout>
   );

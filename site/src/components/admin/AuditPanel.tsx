@@ -24,6 +24,8 @@ const KIND_LABELS: Record<string, string> = {
   'token.created': 'Token created',
   'token.revoked': 'Token revoked',
   'token.used': 'Token used',
+  'oauth.authorised': 'App allowed',
+  'oauth.revoked': 'App revoked',
 };
 
 export interface AuditFilters {

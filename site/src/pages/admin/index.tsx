@@ -4,6 +4,7 @@ import AdminLayout from '@site/src/components/admin/AdminLayout';
 import AuditPanel, { type AuditFilters } from '@site/src/components/admin/AuditPanel';
 import ReadersPanel from '@site/src/components/admin/ReadersPanel';
 import SourcesPanel from '@site/src/components/admin/SourcesPanel';
+import ConnectedAppsPanel from '@site/src/components/admin/ConnectedAppsPanel';
 import TokensPanel from '@site/src/components/admin/TokensPanel';
 import styles from '@site/src/components/admin/admin.module.css';
 
@@ -50,7 +51,12 @@ export default function AdminPage(): React.JSX.Element {
         {tab === 'audit' && <AuditPanel filters={audit} onFilters={setAudit} />}
       </div>
       <div role="tabpanel" id="panel-tokens" aria-labelledby="tab-tokens" hidden={tab !== 'tokens'}>
-        {tab === 'tokens' && <TokensPanel />}
+        {tab === 'tokens' && (
+          <>
+            <TokensPanel />
+            <ConnectedAppsPanel />
+          </>
+        )}
       </div>
       <div role="tabpanel" id="panel-sources" aria-labelledby="tab-sources" hidden={tab !== 'sources'}>
         {tab === 'sources' && <SourcesPanel />}
