@@ -296,7 +296,14 @@ describe('the rate limit of a personal access token', () => {
     const batch = await mcp(token, [readPage(5), readPage(6), readPage(7)]);
     expect(batch.statusCode, batch.body).toBe(200);
     expect(batch.json()).toHaveLength(3);
-    expect((await mcp(token, readPage(8))).statusCode).toBe(429);
+    const refused = await mcp(token, readPage(8));
+    expect(refused.statusCode).toBe(429);
+    // MCP clients read JSON-RPC, so the refusal is one too.
+    expect(refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/^Too many requests with this token/) },
+    });
   });
 });
 
@@ -359,5 +366,45 @@ describe('choosing Markdown by the Accept header', () => {
     [undefined, false],
   ])('%s → %s', (accept, expected) => {
     expect(prefersMarkdown(accept)).toBe(expected);
+  });
+});
+
+describe('the MCP protocol', () => {
+  let app: FastifyInstance;
+  let token: string;
+
+  beforeAll(async () => {
+    let readers: EmulatorReaders;
+    ({ app, readers } = await readyTestApp(await makeTestSite()));
+    const account = await readers.create({ groups: ['partner'] });
+    token = await makeToken(app, await signInCookie(app, await readers.signIn(account.email, account.password)));
+  });
+  afterAll(() => app.close());
+
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${token}`, ...MCP_HEADERS }, payload });
+
+  it('marks every tool read-only and advertises no list-changed notifications it never sends', async () => {
+    const init = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    );
+    expect(init.statusCode, init.body).toBe(200);
+    expect(init.json().result.capabilities.tools).toEqual({});
+    const list = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    const tools = list.json().result.tools as { name: string; annotations?: Record<string, boolean> }[];
+    expect(tools).toHaveLength(4);
+    for (const tool of tools)
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+  });
+
+  it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
+    const broken = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null });
   });
 });

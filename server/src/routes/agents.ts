@@ -67,6 +67,16 @@ export function markdownFileFor(ctx: GateContext, path: string): SiteFile | unde
 const readable = (groups: readonly string[] | null, file: SiteFile): boolean =>
   file.access === 'public' || mayRead(groups, file.groups);
 
+/** Every tool only reads the documentation: no side effects, the same answer again, nothing outside the portal. */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** A JSON-RPC error answer with no request id (MCP's transport errors): `code` -32700 parse error, -32000 the server's own. */
+export const jsonRpcError = (code: number, message: string, data?: Record<string, unknown>) => ({
+  jsonrpc: '2.0' as const,
+  error: { code, message, ...(data === undefined ? {} : { data }) },
+  id: null,
+});
+
 /** The MCP server of one reader: every tool sees exactly what that reader may read. */
 function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): McpServer {
   const server = new McpServer(
@@ -85,6 +95,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     'search_docs',
     {
       title: 'Search the documentation',
+      annotations: READ_ONLY,
       description:
         'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first. A package synced from its releases is searched at its newest release unless `version` names another.',
       inputSchema: {
@@ -111,6 +122,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     'read_page',
     {
       title: 'Read a page',
+      annotations: READ_ONLY,
       description:
         'A page of the documentation as Markdown, by its path (/docs/layout-engine/, /docs/layout-engine.md or a full URL).',
       inputSchema: { path: z.string().min(1).max(2048) },
@@ -129,6 +141,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     'list_sections',
     {
       title: 'List the sections and pages',
+      annotations: READ_ONLY,
       description: 'Every section you may read, with its pages: title, .md path and one-line description.',
       inputSchema: {},
     },
@@ -141,6 +154,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     'latest_changelog',
     {
       title: "A package's latest release notes",
+      annotations: READ_ONLY,
       description:
         'The newest entry of a package\'s or repository\'s changelog, such as "player-adapter-shaka" or "layout-engine".',
       inputSchema: {
@@ -168,6 +182,8 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       return { content: [{ type: 'text', text: `${latest}\n\nFull changelog: ${file.url}` }] };
     },
   );
+  // Tools are fixed for a server's life (one per request): no list-changed notification is ever sent, so none is advertised.
+  server.server.registerCapabilities({ tools: { listChanged: undefined } });
   return server;
 }
 
@@ -184,11 +200,13 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     (cost: (request: FastifyRequest) => number = () => 1) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const wait = await ctx.meter.charge(request, cost(request));
-      if (wait !== null)
-        await reply
-          .code(429)
-          .header('retry-after', String(wait))
-          .send({ error: `Too many requests with this token; try again in ${wait} s` });
+      if (wait === null) return;
+      const error = `Too many requests with this token; try again in ${wait} s`;
+      // MCP clients read JSON-RPC: /mcp says it as a JSON-RPC error too.
+      await reply
+        .code(429)
+        .header('retry-after', String(wait))
+        .send(request.routeOptions.url === '/mcp' ? jsonRpcError(-32000, error, { retryAfter: wait }) : { error });
     };
   // Agent surfaces take a personal access token as well as the session.
   const agentSurface = { tokens: true };
@@ -321,37 +339,55 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
   // An OAuth access token of the portal's authorization server (routes/oauth.ts) counts here too.
   const mcpSurface = { tokens: true, oauth: true };
   const withOAuth = { ...ctx, oauthKnown: (secret: string) => ctx.oauth.isKnown(secret) };
-  app.post('/mcp', { config: mcpSurface, preHandler: metered(messages), schema: mcp }, async (request, reply) => {
-    const origin = request.headers.origin;
-    if (
-      origin !== undefined &&
-      origin !== `${request.protocol}://${request.host}` &&
-      origin !== ctx.config.publicOrigin
-    )
-      return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
-    // The challenge names the protected-resource metadata (RFC 9728), where an OAuth client starts.
-    const challenge = mcpChallenge(originOf(ctx, request));
-    // Checked before the reader is resolved, so a session cookie alone costs no look-up here.
-    if (request.headers.authorization === undefined)
-      return refuse(
-        reply,
-        'The MCP server needs a token (Authorization: Bearer …): sign in through OAuth, or make a personal token on /account',
-        challenge,
-      );
-    const outcome = await agentReader(request, reply, withOAuth, challenge);
-    if (outcome === null) return reply;
-    if (outcome.kind !== 'reader')
-      return refuse(reply, 'The token is not valid (unknown, expired or revoked)', challenge);
-    const server = mcpServer(ctx, outcome.reader, request);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  });
+  // A body that is not JSON (or too large) gets a JSON-RPC error, as MCP clients expect; other errors as everywhere.
+  const mcpErrors = (
+    error: Error & { code?: string; statusCode?: number },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not JSON'));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send(jsonRpcError(-32600, 'Invalid request: the body is too large'));
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return reply.code(415).send(jsonRpcError(-32600, 'Invalid request: send Content-Type: application/json'));
+    throw error;
+  };
+  app.post(
+    '/mcp',
+    { config: mcpSurface, preHandler: metered(messages), schema: mcp, errorHandler: mcpErrors },
+    async (request, reply) => {
+      const origin = request.headers.origin;
+      if (
+        origin !== undefined &&
+        origin !== `${request.protocol}://${request.host}` &&
+        origin !== ctx.config.publicOrigin
+      )
+        return reply.code(403).send({ error: 'Cross-origin requests are not allowed' });
+      // The challenge names the protected-resource metadata (RFC 9728), where an OAuth client starts.
+      const challenge = mcpChallenge(originOf(ctx, request));
+      // Checked before the reader is resolved, so a session cookie alone costs no look-up here.
+      if (request.headers.authorization === undefined)
+        return refuse(
+          reply,
+          'The MCP server needs a token (Authorization: Bearer …): sign in through OAuth, or make a personal token on /account',
+          challenge,
+        );
+      const outcome = await agentReader(request, reply, withOAuth, challenge);
+      if (outcome === null) return reply;
+      if (outcome.kind !== 'reader')
+        return refuse(reply, 'The token is not valid (unknown, expired or revoked)', challenge);
+      const server = mcpServer(ctx, outcome.reader, request);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  );
   for (const method of ['GET', 'DELETE'] as const)
     app.route({
       method,
