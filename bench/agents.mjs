@@ -1,6 +1,7 @@
 // What the coding-assistant surfaces cost, for a partner with a personal access token:
 //  - MCP `read_page` and `search_docs` through the SDK's own client over Streamable HTTP,
 //    and the search API (`/api/search`), p50/p95 over repeated calls;
+//  - MCP `read_page` with an OAuth access token against a personal token, calls alternated;
 //  - a token check vs a session check: the same page's Markdown (`.md`) read with
 //    `Authorization: Bearer` and with the session cookie, under wrk, interleaved rounds.
 // The gate it measures has page views off (both reads then do the same work apart from the
@@ -8,6 +9,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
+import { oauthTokens } from '../tools/lib/oauth-client.mjs';
 import { runWrk } from './gate.mjs';
 import { median, percentile, round } from './lib.mjs';
 
@@ -40,6 +42,43 @@ async function timed(call) {
 }
 
 const summary = (samples) => ({ p50: round(median(samples), 2), p95: round(percentile(samples, 95), 2) });
+
+/**
+ * MCP `read_page` through an OAuth access token against the same calls with a personal token,
+ * side by side: two SDK clients of the same reader, calls alternated, p50/p95 of each.
+ */
+export async function measureOAuthReadPage({ baseURL, cookie, token, repeats }) {
+  const { accessToken } = await oauthTokens(baseURL, cookie, 'Benchmark assistant');
+  const connect = async (secret) => {
+    const client = new Client({ name: 'portal-bench', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+      }),
+    );
+    return client;
+  };
+  const clients = { personal: await connect(token), oauth: await connect(accessToken) };
+  const samples = { personal: [], oauth: [] };
+  try {
+    for (const client of Object.values(clients))
+      await client.callTool({ name: 'read_page', arguments: { path: AGENT_PAGES[0] } });
+    for (let r = 0; r < repeats; r++)
+      for (const path of AGENT_PAGES)
+        for (const name of r % 2 === 0 ? ['personal', 'oauth'] : ['oauth', 'personal'])
+          samples[name].push(
+            await timed(async () => {
+              const result = await clients[name].callTool({ name: 'read_page', arguments: { path } });
+              if (result.isError) throw new Error(`read_page with the ${name} token failed`);
+            }),
+          );
+  } finally {
+    for (const client of Object.values(clients)) await client.close();
+  }
+  const personal = summary(samples.personal);
+  const oauth = summary(samples.oauth);
+  return { personal, oauth, calls: samples.oauth.length, ratio: round(oauth.p95 / personal.p95, 3) };
+}
 
 export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds, seconds, repeats, log }) {
   const token = await createToken(baseURL, cookie);
@@ -94,6 +133,11 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, /api/search p95 ${searchApi.p95} ms`,
   );
 
+  const oauth = await measureOAuthReadPage({ baseURL, cookie, token, repeats });
+  log(
+    `  MCP read_page p95 with an OAuth access token ${oauth.oauth.p95} ms, with a personal token ${oauth.personal.p95} ms (${oauth.ratio}×)`,
+  );
+
   // The same Markdown, the same bytes, with a token and with a session.
   const markdown = `${baseURL}${docPath.replace(/\/$/, '')}.md`;
   const encoding = { 'Accept-Encoding': 'gzip' };
@@ -131,6 +175,9 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     'agents.mcp_search_docs_p95_ms': mcpSearch.p95,
     'agents.search_api_p50_ms': searchApi.p50,
     'agents.search_api_p95_ms': searchApi.p95,
+    'agents.mcp_read_page_oauth_p95_ms': oauth.oauth.p95,
+    'agents.mcp_read_page_personal_p95_ms': oauth.personal.p95,
+    'agents.mcp_read_page_oauth_vs_personal_p95': oauth.ratio,
     'agents.markdown_path': markdown.slice(baseURL.length),
     'agents.markdown_bytes': reference.length,
     'agents.token_rps': Math.round(stat('token', 'rps')),

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect, test } from '@playwright/test';
 
 import { startSession } from '../../scripts/portal-client.mjs';
+import { oauthTokens } from '../../tools/lib/oauth-client.mjs';
 import { demoReader, emulatorReaders, partnerReader } from '../readers';
 
 /*
@@ -18,6 +18,12 @@ import { demoReader, emulatorReaders, partnerReader } from '../readers';
  * spelling, search_docs for their words, list_sections, latest_changelog of each package
  * name those pages have. No answer may carry a canary.
  */
+
+/** A partner's OAuth access token for /mcp: registration, the authorize request, sign-in (a session) and consent. */
+async function partnerAccessToken(base: string): Promise<string> {
+  const session = await startSession(base, await emulatorReaders.signIn(partnerReader.email, partnerReader.password));
+  return (await oauthTokens(base, session, 'Leak test')).accessToken;
+}
 
 interface Entry {
   url: string;
@@ -49,85 +55,6 @@ function staffCanaries(): { url: string; canary: string }[] {
     if (lines[0]) found.push({ url: entry.url, canary: lines[0] });
   }
   return found;
-}
-
-/** The cookies a response set, into a jar. */
-function keep(jar: Map<string, string>, response: Response): void {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const at = pair?.indexOf('=') ?? -1;
-    if (pair && at > 0) jar.set(pair.slice(0, at), pair.slice(at + 1));
-  }
-}
-
-/** A partner's OAuth access token for /mcp: registration, the authorize request, sign-in (a session) and consent. */
-async function partnerAccessToken(base: string): Promise<string> {
-  const redirect = 'http://127.0.0.1:9/callback';
-  const registered = await fetch(`${base}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Leak test',
-      redirect_uris: [redirect],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    }),
-  });
-  expect(registered.status).toBe(201);
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const jar = new Map<string, string>();
-  const session = await startSession(base, await emulatorReaders.signIn(partnerReader.email, partnerReader.password));
-  const [name, ...value] = session.split('=');
-  jar.set(name as string, value.join('='));
-  let url = `${base}/oauth/authorize?${new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: redirect,
-    response_type: 'code',
-    scope: 'docs:read',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    resource: `${base}/mcp`,
-  })}`;
-  let code: string | null = null;
-  for (let step = 0; step < 12 && code === null; step++) {
-    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    let response = await fetch(url, { redirect: 'manual', headers: { cookie } });
-    keep(jar, response);
-    if (response.status === 200) {
-      response = await fetch(url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-          origin: base,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'decision=allow',
-      });
-      keep(jar, response);
-    }
-    const location = new URL(String(response.headers.get('location')), base);
-    if (location.href.startsWith(redirect)) code = location.searchParams.get('code');
-    else url = location.href;
-  }
-  expect(code).not.toBeNull();
-  const tokens = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: String(code),
-      redirect_uri: redirect,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource: `${base}/mcp`,
-    }),
-  });
-  expect(tokens.status).toBe(200);
-  return ((await tokens.json()) as { access_token: string }).access_token;
 }
 
 test('a partner’s OAuth token never reads a staff-only canary through any MCP tool', async ({ baseURL }) => {
