@@ -165,7 +165,7 @@ test.describe('the search API, llms.txt and the Markdown pages', () => {
       (await search(secret.word)).map((r) => r.url).filter((url) => url.startsWith('/docs/frontend-guidelines/')),
     ).toEqual([]);
     const index = await (await fetch(`${base}/llms.txt`, { headers })).text();
-    expect(index).toContain('(/docs/player-manager-mono.md)');
+    expect(index).toContain(`(${base}/docs/player-manager-mono.md)`);
     expect(index).not.toContain('frontend-guidelines');
     const full = await (await fetch(`${base}/llms-full.txt`, { headers })).text();
     expect(full.toLowerCase()).not.toContain(secret.word);

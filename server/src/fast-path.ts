@@ -9,11 +9,18 @@ import { SESSION_LOOKUP, type SessionLookup } from './plugins/reader.js';
 import { chooseEncoding, type Encoding, type Site, type SiteFile } from './site.js';
 
 /** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
-export function fileHeaders(file: SiteFile): { 'cache-control': string; vary: string; etag: string } {
+export function fileHeaders(file: SiteFile): {
+  'cache-control': string;
+  vary: string;
+  etag: string;
+  link?: string;
+} {
   const isPrivate = file.access === 'private';
   // A page answers HTML or its Markdown by the Accept header.
   const negotiated = file.kind === 'page' || file.contentType.startsWith('text/markdown');
   return {
+    // Where an assistant reads the page as Markdown (RFC 8288).
+    ...(file.markdown === undefined ? {} : { link: `<${file.markdown}>; rel="alternate"; type="text/markdown"` }),
     'cache-control': isPrivate
       ? 'private, no-store'
       : file.immutable

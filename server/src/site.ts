@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { Negotiator } from '@fastify/accept-negotiator';
 import { normalizeRoute } from '@portal/access';
+import { markdownUrl } from '@portal/built-site';
 
 import { loadManifest, type Manifest, type ManifestEntry } from './manifest/manifest.js';
 
@@ -11,6 +12,8 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 export interface SiteFile extends ManifestEntry {
   bodies: Partial<Record<Encoding, Buffer>>;
+  /** A page's Markdown twin (`/docs/x.md`), when the build wrote one: named by the page's `Link` header. */
+  markdown?: string;
 }
 
 export interface Site {
@@ -46,6 +49,12 @@ export async function loadSite(buildDir: string): Promise<Site> {
       byKey.set(key, { ...entry, bodies });
     }),
   );
+  // Each page names its Markdown twin, for assistants that read the page first.
+  for (const file of byKey.values()) {
+    if (file.kind !== 'page') continue;
+    const twin = byKey.get(normalizeRoute(markdownUrl(file.url)) ?? '');
+    if (twin && twin !== file) file.markdown = twin.url;
+  }
   const notFound = byKey.get(manifest.notFound) as SiteFile;
   // Readers ask for a few hundred paths: each is normalised once and remembered (bounded in
   // count and length, for clients that send many or long ones).

@@ -237,7 +237,8 @@ describe('personal access tokens and the Markdown of pages', () => {
     expect((await app.inject({ url: '/docs/', headers: { accept: 'text/markdown' } })).body).toContain(
       'Open to everyone.',
     );
-    expect((await app.inject({ url: '/llms.txt' })).body).toContain('/docs.md');
+    // Links are absolute: an assistant reads them out of context.
+    expect((await app.inject({ url: '/llms.txt' })).body).toContain(`](${new URL(ORIGIN).origin}/docs.md)`);
     expect((await app.inject({ url: '/llms.txt' })).body).not.toContain('layout-engine');
   });
 });
@@ -406,5 +407,36 @@ describe('the MCP protocol', () => {
     const broken = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null });
+  });
+});
+
+describe('files for agents', () => {
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    ({ app } = await readyTestApp(await makeTestSite()));
+  });
+  afterAll(() => app.close());
+
+  it('names each page’s Markdown in a Link header', async () => {
+    const page = await app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers.link).toBe('</docs.md>; rel="alternate"; type="text/markdown"');
+    const markdown = await app.inject({ url: '/docs.md' });
+    expect(markdown.headers.link).toBeUndefined();
+  });
+
+  it('serves a discovery document naming the MCP server, its authorization and the llms files', async () => {
+    const site = new URL(ORIGIN).origin;
+    const discovery = await app.inject({ url: '/.well-known/mcp' });
+    expect(discovery.statusCode).toBe(200);
+    expect(discovery.json()).toMatchObject({
+      mcp: {
+        url: `${site}/mcp`,
+        transport: 'streamable-http',
+        authorization: { protected_resource_metadata: `${site}/.well-known/oauth-protected-resource/mcp` },
+      },
+      llms_txt: `${site}/llms.txt`,
+    });
   });
 });

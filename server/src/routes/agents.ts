@@ -24,7 +24,7 @@ import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tok
 import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
-import { mcpChallenge, originOf } from './oauth.js';
+import { mcpChallenge, originOf, resourceMetadataUrl } from './oauth.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
 
@@ -46,6 +46,13 @@ function fragments(ctx: AgentContext, groups: readonly string[] | null, which: '
     .map((unit) => ctx.site.lookup(`/llms/${unit.id}/${which}.md`)?.bodies.identity?.toString('utf8') ?? '')
     .filter((text) => text.trim() !== '');
 }
+
+/**
+ * A fragment with the portal's own links made absolute at `origin` (llms.txt's links, and the
+ * `Source:` line that names each page of llms-full.txt): an assistant reads them out of context.
+ */
+export const absoluteLinks = (text: string, origin: string): string =>
+  text.replace(/(\]\(|^Source: )\//gm, `$1${origin}/`);
 
 /** The Markdown twin of a page, for a path given in any of the usual forms. */
 export function markdownFileFor(ctx: GateContext, path: string): SiteFile | undefined {
@@ -146,7 +153,12 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       inputSchema: {},
     },
     async () => ({
-      content: [{ type: 'text', text: fragments(ctx, reader.groups, 'index').join('\n') || 'No pages.' }],
+      content: [
+        {
+          type: 'text',
+          text: absoluteLinks(fragments(ctx, reader.groups, 'index').join('\n') || 'No pages.', originOf(ctx, request)),
+        },
+      ],
     }),
   );
 
@@ -232,11 +244,42 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
         which === 'index'
           ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${groups === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
           : `# ${SITE_NAME}: the full text\n\n> ${SITE_SUMMARY}\n\n`;
-      return reply
-        .type('text/plain; charset=utf-8')
-        .send(header + fragments(ctx, groups, which).join(which === 'index' ? '\n' : '\n---\n\n'));
+      const body = header + fragments(ctx, groups, which).join(which === 'index' ? '\n' : '\n---\n\n');
+      return reply.type('text/plain; charset=utf-8').send(absoluteLinks(body, originOf(ctx, request)));
     });
   }
+
+  // Where an assistant finds everything above, for anyone (it names addresses, never content).
+  for (const url of ['/.well-known/mcp', '/.well-known/mcp.json'])
+    app.get(
+      url,
+      { schema: { hide: true }, config: { rateLimit: { max: 60, timeWindow: 60_000 } } },
+      async (request, reply) => {
+        const origin = originOf(ctx, request);
+        return reply
+          .header('cache-control', 'public, max-age=300')
+          .header('access-control-allow-origin', '*')
+          .send({
+            name: SITE_NAME,
+            description: SITE_SUMMARY,
+            mcp: {
+              url: `${origin}/mcp`,
+              transport: 'streamable-http',
+              authorization: {
+                type: 'oauth2',
+                protected_resource_metadata: resourceMetadataUrl(origin),
+                personal_tokens: `${origin}/account`,
+              },
+              tools: ['search_docs', 'read_page', 'list_sections', 'latest_changelog'],
+            },
+            llms_txt: `${origin}/llms.txt`,
+            llms_full_txt: `${origin}/llms-full.txt`,
+            markdown: 'Every page as Markdown: its path with .md added, or its own address with Accept: text/markdown',
+            search_api: `${origin}/api/search?q={query}&limit={count}`,
+            documentation: `${origin}/docs/`,
+          });
+      },
+    );
 
   app.get(
     '/api/search',
