@@ -44,6 +44,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'access_tokens',
       'audit_events',
       'invitations',
+      'oauth_records',
       'page_feedback',
       'page_views',
       'schema_version',
@@ -51,11 +52,12 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     ]);
   });
 
-  it('migrates from the previous version, counting its page views (rows and blocks) into a row per reader, page and hour', async () => {
+  it('migrates from the version before, counting its page views (rows and blocks) into a row per reader, page and hour', async () => {
     const older = await freshDatabase(kind);
     try {
       const steps = await listMigrations();
-      const previous = (steps.at(-1)?.version ?? 1) - 1;
+      // The version before page views were counted per hour (steps after it change other tables).
+      const previous = (steps.find((step) => step.name === 'page-views-counted-per-hour')?.version ?? 1) - 1;
       await migrate(older, previous);
       const hour = Date.UTC(2026, 10, 20, 9);
       await insertAuditEvents(older, [
