@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from '@playwright/test';
 
-import { searchBundlesFor } from '@portal/access';
+import { searchBundlesFor, unitsOfGroups } from '@portal/access';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
@@ -112,7 +112,7 @@ const samePage = (url) => new URL(url, 'http://portal.invalid').pathname.replace
  * the reader's bundles, 0 when it is not among them. Also which questions missed.
  */
 export async function measureRelevance({ baseURL, cookie, groups }) {
-  const bases = searchBundlesFor(groups);
+  const bases = searchBundlesFor(unitsOfGroups(groups));
   const { browser, context } = await signedInBrowser(baseURL, cookie);
   try {
     const page = await pageWithSearchModule(context, baseURL);
@@ -253,7 +253,7 @@ export async function measureDialog({ baseURL, cookie, rounds = 3, readMs = 5000
 }
 
 export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {
-  const bases = searchBundlesFor(groups);
+  const bases = searchBundlesFor(unitsOfGroups(groups));
   const { browser, context } = await signedInBrowser(baseURL, cookie);
   try {
     // Every byte of the index the browser fetches, from the page or Pagefind's worker.

@@ -97,6 +97,11 @@ const DEMO_NOTES = {
   staff: 'reads everything, internal guidelines included',
   partner: 'reads the player, UI, navigation, layout and app docs and the blog; not the internal ones',
   admin: 'reads everything and runs the portal at /admin (readers, audit trail, insights)',
+  'licensed partner (Northwind)':
+    "reads the player core, manager, Shaka and Tizen adapters and Conviva tracking: its organisation's licence",
+  'licensed partner (Lumen Media)':
+    'reads the UI toolkit, the layout engine and the navigation guide, licensed until 28 February 2027',
+  'licensed partner (Halcyon)': 'reads the blog and the demo app; its player licence ended on 31 October 2026',
   'no access': 'is told on the sign-in page that the account has no access, and whom to ask',
   disabled: 'is told that the account is disabled',
 };

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '@playwright/test';
 
+import { unitsOfGroups } from '@portal/access';
+
 import { demoReader, emulatorReaders, noAccessReader, partnerReader } from '../readers';
 import { IsolatedPortal } from './isolated';
 import { full, rawRequest, searchableText } from './lib';
@@ -53,7 +55,7 @@ interface Entry {
   url: string;
   file: string;
   access: 'public' | 'private';
-  groups: string[];
+  units: string[];
   kind: 'page' | 'file';
 }
 
@@ -147,13 +149,20 @@ test('the canaries are in the build, each in files labelled with its readers, an
     [...texts]
       .filter(([, text]) => text.includes(sentence))
       .map(([file]) => byUrl.get(file.slice(join(siteDir, 'build').length + 1)))
-      .map((entry) => (entry ? (entry.access === 'public' ? 'public' : entry.groups.join('+')) : 'unlisted'));
-  // Every file holding a staff canary is for staff (and admins) only; partner canaries may
-  // also sit in files partners share with staff, never in public ones.
+      .map((entry) => (entry ? (entry.access === 'public' ? 'public' : entry.units.join('+')) : 'unlisted'));
+  // Every file holding a staff canary is labelled with units no partner holds (the internal
+  // pages'); partner canaries sit in files of units, never in public or unlisted ones.
+  const partnerUnits = unitsOfGroups(['partner']);
   for (const [where, sentence] of Object.entries(staffCanaries))
-    expect(new Set(labelsOf(sentence)), where).toEqual(new Set(['admin+staff']));
+    for (const label of labelsOf(sentence)) {
+      expect(label, where).not.toMatch(/^(public|unlisted)$/);
+      expect(
+        label.split('+').filter((unit) => partnerUnits.includes(unit)),
+        where,
+      ).toEqual([]);
+    }
   for (const [where, sentence] of Object.entries(partnerCanaries))
-    for (const label of labelsOf(sentence)) expect(['admin+partner+staff', 'admin+staff'], where).toContain(label);
+    for (const label of labelsOf(sentence)) expect(label, where).not.toMatch(/^(public|unlisted)$/);
   // The lazily loaded module is a chunk of its own, and it is staff-only.
   const lazyChunks = [...texts]
     .filter(([file, text]) => text.includes(staffCanaries.lazyChunk) && /assets\/js\/[^/]+\.js$/.test(file))
@@ -223,16 +232,17 @@ interface Crawler {
   name: string;
   cookie: () => Promise<string>;
   forbidden: Record<string, string>;
-  groups: string[] | null;
+  /** The units the crawler's reader holds; null: no session. */
+  units: string[] | null;
 }
 
 const crawlers: Crawler[] = [
-  { name: 'anonymous', cookie: async () => '', forbidden: allCanaries, groups: null },
+  { name: 'anonymous', cookie: async () => '', forbidden: allCanaries, units: null },
   {
     name: 'partner',
     cookie: () => portal.signIn(partnerReader.email, partnerReader.password),
     forbidden: staffCanaries,
-    groups: ['partner'],
+    units: unitsOfGroups(['partner']),
   },
   {
     // No group: the gate gives no session (checked here), so the account can only
@@ -247,10 +257,10 @@ const crawlers: Crawler[] = [
       });
       expect(response.status).toBe(403);
       expect(response.headers.get('set-cookie')).toBeNull();
-      return 'portal_groups=staff.admin';
+      return 'portal_groups=staff.admin; portal_units=internal.administration.all-units';
     },
     forbidden: allCanaries,
-    groups: null,
+    units: null,
   },
 ];
 
@@ -266,8 +276,7 @@ for (const crawler of crawlers) {
     const statuses = new Map<number, number>();
     for (const entry of Object.values(manifest.entries)) {
       const paths = spellings(encodeURI(entry.url));
-      const readable =
-        entry.access === 'public' || (crawler.groups ?? []).some((group) => entry.groups.includes(group));
+      const readable = entry.access === 'public' || (crawler.units ?? []).some((unit) => entry.units.includes(unit));
       await Promise.all(
         paths.flatMap((path) =>
           encodings.map(async (encoding) => {
@@ -282,7 +291,7 @@ for (const crawler of crawlers) {
             if (found.length > 0) leaks.push(`${response.status} ${path}: ${found.join('; ')}`);
             if (response.status >= 500) wrongAnswers.push(`${response.status} ${path}`);
             if (path === encodeURI(entry.url)) {
-              const expected = readable ? [200] : crawler.groups ? [403] : [302, 401];
+              const expected = readable ? [200] : crawler.units ? [403] : [302, 401];
               if (!expected.includes(response.status))
                 wrongAnswers.push(`${response.status} ${path} (expected ${expected.join(' or ')})`);
             }
@@ -330,9 +339,7 @@ test('what each reader can still learn about pages outside their groups: titles 
   const report: Record<string, unknown> = {};
   for (const crawler of crawlers.slice(0, 2)) {
     const cookie = await crawler.cookie();
-    const foreign = pageFacts.filter(
-      (page) => !(crawler.groups ?? []).some((group) => page.entry.groups.includes(group)),
-    );
+    const foreign = pageFacts.filter((page) => !(crawler.units ?? []).some((unit) => page.entry.units.includes(unit)));
     const revealing: { url: string; titles: number; paths: number }[] = [];
     for (const entry of Object.values(manifest.entries)) {
       const response = await rawRequest(portal.baseURL, {

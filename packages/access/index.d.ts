@@ -1,26 +1,36 @@
 /** The policy file as written (`policy.js`). */
 export interface PolicyFile {
+  /** `reads`: `'all'` or the names of the units the group reads. */
   groups: Record<string, { label: string; reads: 'all' | readonly string[] }>;
   public: { routes: readonly string[]; sections: readonly string[] };
-  /** `groups`: read by exactly these groups (`'all'`: every group), whatever their `reads` say. */
-  sections: Record<string, { label?: string; paths: readonly string[]; groups?: 'all' | readonly string[] }>;
+  /** Access units. `groups`: read by exactly these groups (`'all'`: every group), whatever their `reads` say. */
+  units: Record<string, { label?: string; paths: readonly string[]; groups?: 'all' | readonly string[] }>;
   accounts: { claim: string; emailDomains: readonly { domain: string; groups: readonly string[] }[] };
   requestAccess: { email: string; label?: string };
 }
 
-/** Who may read something: everyone, or the sorted names of the groups that may. */
+/**
+ * Who may read something: everyone, or the units whose readers may (a page: its one unit;
+ * a file that pages of several units load: each of them).
+ */
 export type Readers = 'public' | readonly string[];
 
 export interface CompiledPolicy {
   readonly groups: readonly { readonly name: string; readonly label: string }[];
   readonly groupNames: readonly string[];
-  /** Groups that read every section (the fallback for files no page loads). */
+  /** Groups that read every unit. */
+  readonly fullAccessGroups: readonly string[];
+  /** The label of files no page loads: `[all-units]`, held by the groups that read every unit. */
   readonly fullAccess: readonly string[];
+  /** Group → the units it reads (`all-units` last for a group that reads every unit). */
+  readonly unitsOfGroup: ReadonlyMap<string, readonly string[]>;
+  /** One per set of units a group reads: held by a reader of all of them, searched as one bundle. */
+  readonly shelves: readonly { readonly name: string; readonly units: readonly string[] }[];
   readonly publicRoutes: readonly string[];
   readonly publicSections: readonly string[];
   readonly sectionPaths: readonly { readonly key: string; readonly section: string }[];
-  readonly sections: readonly { readonly name: string; readonly label: string; readonly readers: readonly string[] }[];
-  readonly readers: ReadonlyMap<string, readonly string[]>;
+  readonly units: readonly { readonly name: string; readonly label: string; readonly groups: readonly string[] }[];
+  readonly unitNames: readonly string[];
   readonly domainRules: readonly { readonly domain: string; readonly groups: readonly string[] }[];
   readonly claim: string;
   readonly requestAccess: { readonly email: string; readonly label: string };
@@ -29,6 +39,8 @@ export interface CompiledPolicy {
 export declare const LOGIN_PATH: '/login';
 export declare const NEXT_PARAM: 'next';
 export declare const PUBLIC: 'public';
+/** The unit only readers of every unit hold: the label of files no page loads. */
+export declare const ALL_UNITS: 'all-units';
 
 /** The checked-in policy file as written. */
 export declare const policyFile: PolicyFile;
@@ -41,15 +53,15 @@ export declare const REQUEST_ACCESS: CompiledPolicy['requestAccess'];
 export declare function compilePolicy(file: PolicyFile): CompiledPolicy;
 /** The portal's route key (decoded, lower case, no trailing slash), or null if the path cannot name a page. */
 export declare function normalizeRoute(rawPath: string): string | null;
-/** Who may read a route: 'public', the groups that may, or null when no rule matches. */
+/** Who may read a route: 'public', its unit (`[unit]`), or null when no rule matches. */
 export declare function readersOf(rawPath: string, compiled?: CompiledPolicy): Readers | null;
-/** The section of a route: 'public', a section name, or null. */
+/** The unit of a route: 'public', a unit name, or null. */
 export declare function sectionOf(rawPath: string, compiled?: CompiledPolicy): string | null;
 /** Whether a route is open to everyone; everything else is private. */
 export declare function isPublicRoute(rawPath: string): boolean;
-/** Whether a reader with these groups (null: signed out) may read a route. */
+/** Whether a reader holding these units (null: signed out) may read a route. */
 export declare function canRead(groups: readonly string[] | null, rawPath: string, compiled?: CompiledPolicy): boolean;
-/** Whether a reader with these groups (null: signed out) is among `readers`. */
+/** Whether a reader holding these units (null: signed out) is among `readers`. */
 export declare function mayRead(groups: readonly string[] | null, readers: Readers | null): boolean;
 /** An account's groups: its custom claim plus the e-mail-domain rules for verified addresses. */
 export declare function groupsOfAccount(
@@ -61,15 +73,23 @@ export declare function claimedGroups(
   claims: Record<string, unknown> | null | undefined,
   compiled?: CompiledPolicy,
 ): string[];
-/** The id of the access unit of these readers: 'public' or groups joined with '+'. */
+/** The units a reader with these groups holds, in the policy's order, then the shelves they hold. */
+export declare function unitsOfGroups(groups: readonly string[], compiled?: CompiledPolicy): string[];
+/** Holdings from held units: the policy's units in order, `all-units`, then every shelf whose units are all held. */
+export declare function withShelves(units: Iterable<string>, compiled?: CompiledPolicy): string[];
+/** Every search bundle the build makes: one per unit and one per shelf, with the units each covers. */
+export declare function searchBundles(
+  compiled?: CompiledPolicy,
+): { id: string; readers: Readers; units: readonly string[] }[];
+/** The id of a page's access unit: 'public' or the unit's name. */
 export declare function unitId(readers: Readers): string;
 /** Every access unit the policy can give a page, public first. */
 export declare function accessUnits(compiled?: CompiledPolicy): { id: string; readers: Readers }[];
 /** Where the build serves the search bundle of an access unit: `/search/<unit id>/`. */
 export declare const SEARCH_ROOT: '/search/';
-/** The search bundles a reader (null: signed out) searches: public first, then every unit they may read. */
-export declare function searchBundlesFor(groups: readonly string[] | null, compiled?: CompiledPolicy): string[];
-/** The CSS class that marks a link to something these readers may open. */
+/** The search bundles a reader holding these units (null: signed out) searches: public first, then one per unit. */
+export declare function searchBundlesFor(units: readonly string[] | null, compiled?: CompiledPolicy): string[];
+/** The CSS classes that mark a link to something these readers may open. */
 export declare function readersClass(readers: Readers | null): string;
 /** The stylesheet that hides marked items from signed-in readers outside their groups. */
 export declare function accessStyles(compiled?: CompiledPolicy): string;

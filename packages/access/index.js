@@ -1,7 +1,12 @@
 // The portal's access decision: the one place that says who may read which route. It
 // reads the policy file beside it (`policy.js`). Imported by the gate server (which
-// enforces it), by the build step that labels every file of the build with the groups
-// that may read it, and by the site (client guard, sidebar, cards, search, sitemap).
+// enforces it), by the build step that labels every file of the build with its access
+// unit, and by the site (client guard, sidebar, cards, search, sitemap).
+//
+// Two sides meet here. A page belongs to one unit (`readersOf` answers `[unit]`); a file
+// that pages of several units load is labelled with each of them. A reader holds units
+// (`unitsOfGroups`): the units their groups read. A reader may read a file when they hold
+// one of its units (`mayRead`).
 // Plain ES module so that Node, Docusaurus' bundler and its config loader all read it as is.
 
 import policyFile from './policy.js';
@@ -14,6 +19,17 @@ export const NEXT_PARAM = 'next';
 export const PUBLIC = 'public';
 
 const GROUP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+/** A unit's name: it is a CSS class, a cookie value and a folder name, so nothing else. */
+const UNIT_NAME = /^[a-z][a-z0-9-]{0,47}$/;
+
+/**
+ * The unit that only readers of every unit hold (groups that read `'all'`): the label of a
+ * file that no page loads, so nobody else reads it by accident.
+ */
+export const ALL_UNITS = 'all-units';
+
+/** The start of a shelf's name: every unit a group reads, searched as one bundle. */
+const SHELF = 'shelf-';
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /**
@@ -55,18 +71,18 @@ const within = (key, section) => key === section || key.startsWith(section === '
 export function compilePolicy(file) {
   const problems = [];
   const groups = Object.entries(file.groups ?? {});
-  const sectionEntries = Object.entries(file.sections ?? {});
+  const sectionEntries = Object.entries(file.units ?? {});
   if (groups.length === 0) problems.push('the policy names no groups');
   if (groups.length > 16) problems.push('the policy names more than 16 groups');
   for (const [name, group] of groups) {
     if (!GROUP_NAME.test(name)) problems.push(`group "${name}": a name is lower-case letters, digits and dashes`);
     if (typeof group.label !== 'string' || group.label.trim() === '') problems.push(`group "${name}" has no label`);
     if (group.reads !== 'all') {
-      if (!Array.isArray(group.reads)) problems.push(`group "${name}": reads must be "all" or a list of sections`);
+      if (!Array.isArray(group.reads)) problems.push(`group "${name}": reads must be "all" or a list of units`);
       else
         for (const section of group.reads)
-          if (!(section in (file.sections ?? {})))
-            problems.push(`group "${name}" reads section "${section}", which the policy does not define`);
+          if (!(section in (file.units ?? {})))
+            problems.push(`group "${name}" reads unit "${section}", which the policy does not define`);
     }
   }
 
@@ -79,11 +95,15 @@ export function compilePolicy(file) {
   const sectionPaths = [];
   const seen = new Map();
   for (const [name, section] of sectionEntries) {
-    if (!Array.isArray(section.paths) || section.paths.length === 0) problems.push(`section "${name}" has no paths`);
+    if (!UNIT_NAME.test(name) || name === ALL_UNITS || name === PUBLIC || name.startsWith(SHELF))
+      problems.push(
+        `unit "${name}": a name is lower-case letters, digits and dashes (not "${ALL_UNITS}", "${PUBLIC}" or "${SHELF}…")`,
+      );
+    if (!Array.isArray(section.paths) || section.paths.length === 0) problems.push(`unit "${name}" has no paths`);
     for (const path of section.paths ?? []) {
       const key = normalizeRoute(path);
-      if (key === null) problems.push(`section "${name}": "${path}" is not a path`);
-      else if (seen.has(key)) problems.push(`"${path}" is in both section "${seen.get(key)}" and section "${name}"`);
+      if (key === null) problems.push(`unit "${name}": "${path}" is not a path`);
+      else if (seen.has(key)) problems.push(`"${path}" is in both unit "${seen.get(key)}" and unit "${name}"`);
       else {
         seen.set(key, name);
         sectionPaths.push({ key, section: name });
@@ -97,11 +117,11 @@ export function compilePolicy(file) {
   for (const [name, section] of sectionEntries) {
     if (section.groups !== undefined && section.groups !== 'all') {
       if (!Array.isArray(section.groups))
-        problems.push(`section "${name}": groups must be "all" or a list of group names`);
+        problems.push(`unit "${name}": groups must be "all" or a list of group names`);
       else
         for (const group of section.groups)
           if (!(group in (file.groups ?? {})))
-            problems.push(`section "${name}" is for group "${group}", which the policy does not define`);
+            problems.push(`unit "${name}" is for group "${group}", which the policy does not define`);
     }
     const names = (
       section.groups === 'all'
@@ -116,7 +136,7 @@ export function compilePolicy(file) {
     )
       .slice()
       .sort();
-    if (names.length === 0) problems.push(`section "${name}" is read by no group`);
+    if (names.length === 0) problems.push(`unit "${name}" is read by no group`);
     readers.set(name, Object.freeze(names));
   }
 
@@ -143,24 +163,47 @@ export function compilePolicy(file) {
     throw error;
   }
   const groupNames = groups.map(([name]) => name);
+  const fullAccess = groups
+    .filter(([, group]) => group.reads === 'all')
+    .map(([name]) => name)
+    .sort();
+  /** Group → the units it reads, in the policy's order (`all-units` for a group that reads all). */
+  const unitsOfGroup = new Map(
+    groupNames.map((group) => [
+      group,
+      Object.freeze([
+        ...sectionEntries.map(([name]) => name).filter((name) => readers.get(name)?.includes(group)),
+        ...(fullAccess.includes(group) ? [ALL_UNITS] : []),
+      ]),
+    ]),
+  );
+  /**
+   * One shelf per set of units that a group reads (two or more): the search bundle of all
+   * of them at once, which a reader holding every one of those units searches instead of
+   * one bundle per unit (fewer bundles to merge, one ranking over them).
+   */
+  const shelves = [];
+  for (const group of groupNames) {
+    const units = (unitsOfGroup.get(group) ?? []).filter((unit) => unit !== ALL_UNITS);
+    if (units.length < 2 || shelves.some((shelf) => shelf.units.join() === units.join())) continue;
+    shelves.push(Object.freeze({ name: `${SHELF}${group}`, units: Object.freeze(units) }));
+  }
   return Object.freeze({
     groups: Object.freeze(groups.map(([name, group]) => Object.freeze({ name, label: group.label }))),
     groupNames: Object.freeze(groupNames),
-    fullAccess: Object.freeze(
-      groups
-        .filter(([, group]) => group.reads === 'all')
-        .map(([name]) => name)
-        .sort(),
-    ),
+    fullAccessGroups: Object.freeze(fullAccess),
+    fullAccess: Object.freeze([ALL_UNITS]),
+    unitsOfGroup,
+    shelves: Object.freeze(shelves),
     publicRoutes: Object.freeze(publicRoutes),
     publicSections: Object.freeze(publicSections),
     sectionPaths: Object.freeze(sectionPaths),
-    sections: Object.freeze(
+    units: Object.freeze(
       sectionEntries.map(([name, section]) =>
-        Object.freeze({ name, label: section.label ?? name, readers: readers.get(name) }),
+        Object.freeze({ name, label: section.label ?? name, groups: readers.get(name) }),
       ),
     ),
-    readers,
+    unitNames: Object.freeze(sectionEntries.map(([name]) => name)),
     domainRules: Object.freeze(domainRules),
     claim,
     requestAccess: Object.freeze({ email: requestAccess.email, label: requestAccess.label ?? requestAccess.email }),
@@ -180,9 +223,9 @@ export const GROUPS = policy.groups;
 export const REQUEST_ACCESS = policy.requestAccess;
 
 /**
- * Who may read a route: `'public'` for everyone, else the sorted names of the groups that
- * may, or null when no rule matches it (the build refuses such a page; the gate treats
- * an unmatched path as a page nobody reads).
+ * Who may read a route: `'public'` for everyone, else its unit (`[unit]`: the readers who
+ * hold it), or null when no rule matches it (the build refuses such a page; the gate
+ * treats an unmatched path as a page nobody reads).
  *
  * @param {string} rawPath a URL path, possibly percent-encoded, without query or hash
  * @param {import('./index.js').CompiledPolicy} [compiled]
@@ -194,11 +237,22 @@ export function readersOf(rawPath, compiled = policy) {
   if (compiled.publicRoutes.includes(key)) return PUBLIC;
   if (compiled.publicSections.some((section) => within(key, section))) return PUBLIC;
   const match = compiled.sectionPaths.find(({ key: section }) => within(key, section));
-  return match ? (compiled.readers.get(match.section) ?? null) : null;
+  return match ? unitReaders(match.section) : null;
+}
+
+/** `[unit]`, one frozen array per unit name, so equal answers are the same array. */
+const unitArrays = new Map();
+function unitReaders(unit) {
+  let readers = unitArrays.get(unit);
+  if (readers === undefined) {
+    readers = Object.freeze([unit]);
+    unitArrays.set(unit, readers);
+  }
+  return readers;
 }
 
 /**
- * The section a route belongs to: `'public'`, a section name, or null.
+ * The unit a route belongs to: `'public'`, a unit name, or null.
  *
  * @param {string} rawPath
  * @param {import('./index.js').CompiledPolicy} [compiled]
@@ -223,7 +277,7 @@ export function isPublicRoute(rawPath) {
 }
 
 /**
- * Whether a reader with `groups` may read a route (`null` groups: signed out).
+ * Whether a reader holding `units` (`unitsOfGroups`; null: signed out) may read a route.
  *
  * @param {readonly string[] | null} groups
  * @param {string} rawPath
@@ -235,7 +289,8 @@ export function canRead(groups, rawPath, compiled = policy) {
 }
 
 /**
- * Whether a reader with `groups` is among `readers` (a `readersOf` answer).
+ * Whether a reader holding `groups` units (null: signed out) is among `readers` (a
+ * `readersOf` answer, or a file's label: the units whose pages load it).
  *
  * @param {readonly string[] | null} groups
  * @param {'public' | readonly string[] | null} readers
@@ -284,11 +339,41 @@ export function claimedGroups(claims, compiled = policy) {
 }
 
 /**
- * An access unit: the set of readers that some pages share. `'public'`, or group names
- * joined with `+` (`admin+partner+staff`). Each unit gets its own search index, and a
- * reader loads the units they belong to.
+ * The units a reader with these groups holds: every unit one of the groups reads, in the
+ * policy's order, and `all-units` when a group reads them all. Unknown groups give nothing.
  *
- * @param {'public' | readonly string[]} readers
+ * @param {readonly string[]} groups
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function unitsOfGroups(groups, compiled = policy) {
+  return withShelves(
+    groups.flatMap((group) => compiled.unitsOfGroup.get(group) ?? []),
+    compiled,
+  );
+}
+
+/**
+ * A reader's holdings from the units they hold, however they came by them (groups,
+ * licences): the units in the policy's order, `all-units` if held, then every shelf whose
+ * units they all hold. Units the policy does not have are dropped.
+ *
+ * @param {Iterable<string>} units
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function withShelves(units, compiled = policy) {
+  const held = new Set(units);
+  const holdings = [...compiled.unitNames, ALL_UNITS].filter((unit) => held.has(unit));
+  for (const shelf of compiled.shelves) if (shelf.units.every((unit) => held.has(unit))) holdings.push(shelf.name);
+  return holdings;
+}
+
+/**
+ * The id of a page's access unit, for its search bundle and llms folder: `'public'` or the
+ * unit's name.
+ *
+ * @param {'public' | readonly string[]} readers a `readersOf` answer
  * @returns {string}
  */
 export function unitId(readers) {
@@ -302,35 +387,62 @@ export function unitId(readers) {
  * @returns {{ id: string, readers: 'public' | readonly string[] }[]}
  */
 export function accessUnits(compiled = policy) {
-  const units = new Map([[PUBLIC, { id: PUBLIC, readers: /** @type {'public'} */ (PUBLIC) }]]);
-  for (const section of compiled.sections) {
-    const id = unitId(section.readers);
-    if (!units.has(id)) units.set(id, { id, readers: section.readers });
-  }
-  return [...units.values()];
+  return [
+    { id: PUBLIC, readers: /** @type {'public'} */ (PUBLIC) },
+    ...compiled.unitNames.map((name) => ({ id: name, readers: unitReaders(name) })),
+  ];
 }
 
-/** Where the build serves the search bundle of an access unit: `/search/public/`, `/search/admin+staff/`. */
+/** Where the build serves the search bundle of an access unit: `/search/public/`, `/search/player-core/`. */
 export const SEARCH_ROOT = '/search/';
 
 /**
- * The search bundles a reader searches, public first (the bundle Pagefind loads; the others
- * merge into it): the public one and every unit whose pages they may read, nothing else.
- * The browser's search box, the search API and MCP all search these.
+ * Every search bundle the build makes, public first: one per unit (`readers`: the unit),
+ * and one per shelf (`readers`: the shelf, which only a reader of all its units holds),
+ * with the units whose pages each covers.
  *
- * @param {readonly string[] | null} groups null: signed out
  * @param {import('./index.js').CompiledPolicy} [compiled]
- * @returns {string[]}
+ * @returns {{ id: string, readers: 'public' | readonly string[], units: readonly string[] }[]}
  */
-export function searchBundlesFor(groups, compiled = policy) {
-  return accessUnits(compiled)
-    .filter((unit) => mayRead(groups, unit.readers))
-    .map((unit) => `${SEARCH_ROOT}${unit.id}/`);
+export function searchBundles(compiled = policy) {
+  return [
+    ...accessUnits(compiled).map((unit) => ({ ...unit, units: unit.readers === PUBLIC ? [] : unit.readers })),
+    ...compiled.shelves.map((shelf) => ({ id: shelf.name, readers: unitReaders(shelf.name), units: shelf.units })),
+  ];
 }
 
 /**
- * The CSS class that marks a link, card or sidebar item with who may open its target, so
- * the site can show each reader only what they may open (see `accessStyles`).
+ * The search bundles a reader searches, public first (the bundle Pagefind loads; the others
+ * merge into it): the public one, the largest shelves they hold (each the pages of many
+ * units at once), then one per unit that no chosen shelf covers; nothing they do not hold.
+ * The browser's search box, the search API and MCP all search these.
+ *
+ * @param {readonly string[] | null} units the reader's holdings (`unitsOfGroups`, `withShelves`); null: signed out
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string[]}
+ */
+export function searchBundlesFor(units, compiled = policy) {
+  const bundles = [`${SEARCH_ROOT}${PUBLIC}/`];
+  if (units === null) return bundles;
+  const covered = new Set();
+  const shelves = compiled.shelves
+    .filter((shelf) => units.includes(shelf.name))
+    .sort((a, b) => b.units.length - a.units.length);
+  for (const shelf of shelves) {
+    if (shelf.units.every((unit) => covered.has(unit))) continue;
+    bundles.push(`${SEARCH_ROOT}${shelf.name}/`);
+    for (const unit of shelf.units) covered.add(unit);
+  }
+  for (const unit of compiled.unitNames)
+    if (units.includes(unit) && !covered.has(unit)) bundles.push(`${SEARCH_ROOT}${unit}/`);
+  return bundles;
+}
+
+/**
+ * The CSS classes that mark a link, card or sidebar item with who may open its target, so
+ * the site can show each reader only what they may open (see `accessStyles`): `portal-r`
+ * and one `portal-r-<unit>` per unit that opens it (a category: each unit below it), or
+ * `portal-r-public`, or `portal-r-none` for a target nobody may open.
  *
  * @param {'public' | readonly string[] | null} readers
  * @returns {string}
@@ -338,33 +450,34 @@ export function searchBundlesFor(groups, compiled = policy) {
 export function readersClass(readers) {
   if (readers === PUBLIC) return 'portal-r-public';
   if (readers === null || readers.length === 0) return 'portal-r-none';
-  return `portal-r-${[...readers].sort().join('_')}`;
+  let classes = 'portal-r';
+  for (const unit of readers) classes += ` portal-r-${unit}`;
+  return classes;
 }
 
 /**
  * The stylesheet that hides, for a signed-in reader, every marked item they may not open,
  * and shows a lock on private items to a signed-out visitor. The root element carries
- * `portal-signed-in` and one `portal-g-<group>` class per group of the reader, or
- * `portal-signed-out`; with neither (not known yet) everything shows. The lock mark for
- * signed-out visitors is the site's own style (site/src/css/custom.css).
+ * `portal-signed-in` and one `portal-u-<unit>` class per unit the reader holds, or
+ * `portal-signed-out`; with neither (not known yet) everything shows. An item is hidden
+ * unless one of its units is the reader's: one selector per unit, so the sheet grows with
+ * the units, not with their combinations. The lock mark for signed-out visitors is the
+ * site's own style (site/src/css/custom.css).
  *
  * @param {import('./index.js').CompiledPolicy} [compiled]
  * @returns {string}
  */
 export function accessStyles(compiled = policy) {
-  const names = compiled.groupNames;
-  const rules = [];
-  // One rule per set of groups: hidden when the reader is in none of them.
-  for (let mask = 1; mask < 1 << names.length; mask++) {
-    const set = names.filter((_, index) => mask & (1 << index));
-    const className = readersClass(set);
-    const outside = set.map((group) => `:not(.portal-g-${group})`).join('');
-    rules.push(`html.portal-signed-in${outside} .${className}`);
-  }
-  rules.push('html.portal-signed-in .portal-r-none');
-  // A card in a list sits in a column of its own (`article.col`): hide the column with it.
-  const hidden = rules.flatMap((rule) => [rule, rule.replace(/ (\.[\w-]+)$/, ' article.col:has(> $1)')]);
-  return `${hidden.join(',\n')} { display: none !important; }\n`;
+  const held = [...compiled.unitNames, ALL_UNITS].map((unit) => `.portal-u-${unit} .portal-r-${unit}`).join(',');
+  const outside = `.portal-r:not(:is(${held}))`;
+  const rules = [
+    `html.portal-signed-in ${outside}`,
+    `html.portal-signed-in .portal-r-none`,
+    // A card in a list sits in a column of its own (`article.col`): hide the column with it.
+    `html.portal-signed-in article.col:has(> ${outside})`,
+    `html.portal-signed-in article.col:has(> .portal-r-none)`,
+  ];
+  return `${rules.join(',\n')} { display: none !important; }\n`;
 }
 
 const BASE = 'https://portal.invalid';

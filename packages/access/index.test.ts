@@ -17,6 +17,11 @@ import {
   safeNextPath,
   searchBundlesFor,
   sectionOf,
+  unitsOfGroups,
+  withShelves,
+  searchBundles,
+  mayRead,
+  ALL_UNITS,
   type PolicyFile,
 } from './index.js';
 
@@ -142,35 +147,36 @@ describe('loginUrlFor', () => {
   });
 });
 
-describe('who reads which route (the checked-in policy)', () => {
-  const ALL = ['admin', 'partner', 'staff'];
-  const INTERNAL = ['admin', 'staff'];
+describe('which unit a route belongs to (the checked-in policy)', () => {
   it.each([
-    ['/docs/player-manager-mono/', ALL],
-    ['/DOCS/Player-Manager-Mono/packages/player-adapter-dash.js', ALL],
-    ['/docs/category/player-framework', ALL],
-    ['/docs/ui-toolkit', ALL],
-    ['/docs/ui-toolkit-mono/packages/hooks/', ALL],
-    ['/docs/Spat-Nav/Detailed_README_SpatNav', ALL],
-    ['/docs/layout-engine/CHANGELOG', ALL],
-    ['/docs/norigin-reference-app/', ALL],
-    ['/docs/demo-app/', ALL],
-    ['/docs/whitelabel/', ALL],
-    ['/blog', ALL],
-    ['/blog/rss.xml', ALL],
-    ['/markdown-page', ALL],
-    ['/docs/frontend-guidelines/GitFlow', INTERNAL],
-    ['/docs/tv-app-training/', INTERNAL],
-    ['/docs/knowledge-nugget-app/CHANGELOG', INTERNAL],
-    ['/docs/player-manager-mono-custom-test/packages/player-core/', INTERNAL],
-    ['/docs/france24-demo/', INTERNAL],
-    ['/docs/support-documentation', INTERNAL],
-    ['/admin', ['admin']],
-    ['/ADMIN/insights', ['admin']],
-    ['/account', ALL],
-    ['/Account/', ALL],
-  ])('%s is read by %j', (path, groups) => {
-    expect(readersOf(path)).toEqual(groups);
+    ['/docs/player-manager-mono/', 'player'],
+    ['/docs/player-manager-mono/apps/playground-web/', 'player'],
+    ['/DOCS/Player-Manager-Mono/packages/player-adapter-dash.js', 'player-adapter-dash'],
+    ['/docs/player-manager-mono/packages/player-core/CHANGELOG', 'player-core'],
+    ['/docs/player-manager-mono/packages/tracking-adapter-conviva/', 'tracking-adapter-conviva'],
+    ['/docs/category/player-framework', 'player'],
+    ['/docs/ui-toolkit', 'ui-toolkit'],
+    ['/docs/ui-toolkit-mono/packages/hooks/', 'ui-hooks'],
+    ['/docs/Spat-Nav/Detailed_README_SpatNav', 'navigation'],
+    ['/docs/layout-engine/CHANGELOG', 'layout'],
+    ['/docs/norigin-reference-app/', 'reference-app'],
+    ['/docs/demo-app/', 'demo-app'],
+    ['/docs/category/reference-and-demo-apps', 'apps'],
+    ['/docs/whitelabel/', 'whitelabel'],
+    ['/blog', 'blog'],
+    ['/blog/rss.xml', 'blog'],
+    ['/markdown-page', 'conventions'],
+    ['/docs/frontend-guidelines/GitFlow', 'internal'],
+    ['/docs/tv-app-training/', 'internal'],
+    ['/docs/player-manager-mono-custom-test/packages/player-core/', 'internal'],
+    ['/docs/support-documentation', 'internal'],
+    ['/admin', 'administration'],
+    ['/ADMIN/insights', 'administration'],
+    ['/account', 'account'],
+    ['/Account/', 'account'],
+  ])('%s is the unit %s', (path, unit) => {
+    expect(readersOf(path)).toEqual([unit]);
+    expect(sectionOf(path)).toBe(unit);
   });
 
   it('opens the public routes to everyone', () => {
@@ -178,71 +184,89 @@ describe('who reads which route (the checked-in policy)', () => {
       expect(readersOf(path), path).toBe('public');
   });
 
-  it("gives every release of a synced package its section's readers, public or private", () => {
+  it("gives every release of a synced package its section's unit, public or private", () => {
     // Where a package section synced from its releases puts an older version (site/sources.yaml).
     for (const section of ['/docs/Norigin-Spatial-Navigation/', '/docs/layout-engine/', '/docs/frontend-guidelines/'])
       for (const release of ['2.3.0/', '2.3.0/CONTRIBUTING', '10.0.1/docs/setup'])
         expect(readersOf(section + release), section + release).toEqual(readersOf(section));
   });
 
-  it('matches no rule for paths outside every section, and for paths that cannot name a page', () => {
+  it('matches no rule for paths outside every unit, and for paths that cannot name a page', () => {
     for (const path of ['/docs/no-such-project/', '/nope', '/docs/player-manager-monox', '/docs/%ZZ'])
       expect(readersOf(path), path).toBeNull();
   });
 
-  it('gives a partner the player docs but not the guidelines; staff read both', () => {
-    expect(canRead(['partner'], '/docs/player-manager-mono/')).toBe(true);
-    expect(canRead(['partner'], '/docs/frontend-guidelines/')).toBe(false);
-    expect(canRead(['staff'], '/docs/frontend-guidelines/')).toBe(true);
-    expect(canRead(['admin'], '/docs/frontend-guidelines/')).toBe(true);
+  it('has a unit for each package of the monorepos, and a search bundle per unit and per shelf', () => {
+    expect(policy.unitNames).toContain('player-adapter-shaka');
+    expect(policy.unitNames).toContain('tracking-adapter-youbora');
+    expect(policy.unitNames).toContain('ui-reusable-react');
+    expect(accessUnits().map((unit) => unit.id)).toEqual(['public', ...policy.unitNames]);
+    expect(searchBundles().map((bundle) => bundle.id)).toEqual([
+      'public',
+      ...policy.unitNames,
+      'shelf-staff',
+      'shelf-partner',
+      'shelf-admin',
+    ]);
+  });
+});
+
+describe('the units a reader holds', () => {
+  it('gives a partner the products but not the internal pages or administration; staff all but administration', () => {
+    const partner = unitsOfGroups(['partner']);
+    const staff = unitsOfGroups(['staff']);
+    expect(canRead(partner, '/docs/player-manager-mono/')).toBe(true);
+    expect(canRead(partner, '/docs/player-manager-mono/packages/player-adapter-shaka/')).toBe(true);
+    expect(canRead(partner, '/docs/frontend-guidelines/')).toBe(false);
+    expect(canRead(partner, '/admin')).toBe(false);
+    expect(canRead(partner, '/account')).toBe(true);
+    expect(canRead(staff, '/docs/frontend-guidelines/')).toBe(true);
+    expect(canRead(staff, '/admin')).toBe(false);
+    expect(canRead(unitsOfGroups(['admin']), '/admin/insights')).toBe(true);
     expect(canRead(null, '/docs/player-manager-mono/')).toBe(false);
     expect(canRead(null, '/docs/Norigin-Spatial-Navigation/')).toBe(true);
     expect(canRead([], '/docs/player-manager-mono/')).toBe(false);
-    expect(canRead(['staff'], '/docs/no-such-project/')).toBe(false);
-    // Administration is for administrators only, though staff read every other section.
-    expect(canRead(['staff'], '/admin')).toBe(false);
-    expect(canRead(['admin'], '/admin/insights')).toBe(true);
+    expect(canRead(staff, '/docs/no-such-project/')).toBe(false);
   });
 
-  it('names the section of a route, the longest match winning', () => {
-    expect(sectionOf('/docs/player-manager-mono-custom-test/')).toBe('internal');
-    expect(sectionOf('/docs/player-manager-mono/CHANGELOG')).toBe('player');
-    expect(sectionOf('/docs/')).toBe('public');
-    expect(sectionOf('/docs/x')).toBeNull();
+  it('gives the full-access groups the unit of files no page loads, and nobody else', () => {
+    expect(policy.fullAccess).toEqual([ALL_UNITS]);
+    expect(unitsOfGroups(['staff'])).toContain(ALL_UNITS);
+    expect(unitsOfGroups(['admin'])).toContain(ALL_UNITS);
+    expect(unitsOfGroups(['partner'])).not.toContain(ALL_UNITS);
   });
 
-  it('has four access units: public, administration, what partners share with staff, and internal', () => {
-    expect(accessUnits().map((unit) => unit.id)).toEqual(['public', 'admin', 'admin+partner+staff', 'admin+staff']);
+  it('holds the union of its groups, in the policy order, and nothing for an unknown group', () => {
+    expect(unitsOfGroups(['partner', 'admin'])).toEqual(unitsOfGroups(['admin']));
+    expect(unitsOfGroups(['nobody'])).toEqual([]);
+    expect(unitsOfGroups([])).toEqual([]);
   });
 });
 
 describe('searchBundlesFor', () => {
-  it('gives a signed-out visitor, and a signed-in reader without groups, the public bundle only', () => {
+  it('gives a signed-out visitor, and a signed-in reader without units, the public bundle only', () => {
     expect(searchBundlesFor(null)).toEqual(['/search/public/']);
     expect(searchBundlesFor([])).toEqual(['/search/public/']);
   });
 
-  it('gives a partner the public bundle and the partner-readable one, public first', () => {
-    expect(searchBundlesFor(['partner'])).toEqual(['/search/public/', '/search/admin+partner+staff/']);
+  it('gives a reader the public bundle and one per unit they hold, public first', () => {
+    expect(searchBundlesFor(['player-core', 'blog'])).toEqual([
+      '/search/public/',
+      '/search/player-core/',
+      '/search/blog/',
+    ]);
   });
 
-  it('gives staff every bundle of the docs and the blog, and admins the administration pages’ too', () => {
-    const docs = ['/search/public/', '/search/admin+partner+staff/', '/search/admin+staff/'];
-    expect(searchBundlesFor(['staff'])).toEqual(docs);
-    expect(searchBundlesFor(['admin'])).toEqual(['/search/public/', '/search/admin/', ...docs.slice(1)]);
-  });
-
-  it('never gives a reader, whatever their groups, the bundle of a unit they may not read', () => {
+  it('never gives a reader, whatever their groups, a bundle of pages of a unit they do not hold, and misses none', () => {
     const names = policy.groupNames;
+    const covers = new Map(searchBundles().map((bundle) => [bundle.id, bundle.units]));
     for (let mask = 0; mask < 1 << names.length; mask++) {
-      const groups = names.filter((_, index) => mask & (1 << index));
-      const units = searchBundlesFor(groups).map((bundle) => bundle.slice('/search/'.length, -1));
-      expect(units[0]).toBe('public');
-      for (const unit of units.slice(1)) expect(unit.split('+').some((group) => groups.includes(group))).toBe(true);
-      // And every unit they may read is there.
-      for (const unit of accessUnits())
-        if (unit.readers !== 'public' && unit.readers.some((group) => groups.includes(group)))
-          expect(units).toContain(unit.id);
+      const held = unitsOfGroups(names.filter((_, index) => mask & (1 << index)));
+      const bundles = searchBundlesFor(held).map((bundle) => bundle.slice('/search/'.length, -1));
+      expect(bundles[0]).toBe('public');
+      const searched = bundles.slice(1).flatMap((bundle) => [...(covers.get(bundle) ?? [])]);
+      expect(searched.every((unit) => held.includes(unit))).toBe(true);
+      expect(new Set(searched)).toEqual(new Set(held.filter((unit) => policy.unitNames.includes(unit))));
     }
   });
 });
@@ -286,20 +310,21 @@ describe('checking a policy', () => {
 
   it('accepts the checked-in policy', () => {
     expect(() => compilePolicy(valid())).not.toThrow();
-    expect(policy.fullAccess).toEqual(['admin', 'staff']);
+    expect(policy.fullAccessGroups).toEqual(['admin', 'staff']);
   });
 
   it('names every problem at once', () => {
     const file = valid() as unknown as {
       groups: Record<string, { label: string; reads: unknown }>;
-      sections: Record<string, { paths: string[] }>;
+      units: Record<string, { paths: string[] }>;
       accounts: { emailDomains: { domain: string; groups: string[] }[] };
     };
     file.groups.partner = { label: '', reads: ['player', 'ghosts'] };
     file.groups['Bad Name'] = { label: 'x', reads: 'all' };
-    file.sections.orphan = { paths: ['/docs/orphan'] };
-    file.sections.layout = { paths: ['/docs/whitelabel'] };
-    (file.sections as Record<string, { paths: string[]; groups?: string[] }>).vault = {
+    file.units.orphan = { paths: ['/docs/orphan'] };
+    file.units.layout = { paths: ['/docs/whitelabel'] };
+    file.units['player.core'] = { paths: ['/docs/elsewhere'] };
+    (file.units as Record<string, { paths: string[]; groups?: string[] }>).vault = {
       paths: ['/vault'],
       groups: ['wardens'],
     };
@@ -311,48 +336,92 @@ describe('checking a policy', () => {
       message = (error as Error).message;
     }
     expect(message).toContain('group "partner" has no label');
-    expect(message).toContain('group "partner" reads section "ghosts", which the policy does not define');
+    expect(message).toContain('group "partner" reads unit "ghosts", which the policy does not define');
     expect(message).toContain('group "Bad Name": a name is lower-case letters, digits and dashes');
-    expect(message).toContain('"/docs/whitelabel" is in both section');
+    expect(message).toContain('unit "player.core": a name is lower-case letters, digits and dashes');
+    expect(message).toContain('"/docs/whitelabel" is in both unit');
     expect(message).toContain('e-mail domain rule "not a domain" is not a domain name');
     expect(message).toContain('gives group "wizards"');
-    expect(message).toContain('section "vault" is for group "wardens", which the policy does not define');
+    expect(message).toContain('unit "vault" is for group "wardens", which the policy does not define');
   });
 
-  it('gives a section with groups "all" to every group, one added later included', () => {
+  it('gives a unit with groups "all" to every group, one added later included', () => {
     const file = valid();
     (file.groups as Record<string, { label: string; reads: 'all' | string[] }>).reviewers = {
       label: 'Reviewers',
       reads: ['blog'],
     };
     const compiled = compilePolicy(file);
-    expect(readersOf('/account', compiled)).toEqual(['admin', 'partner', 'reviewers', 'staff']);
-    expect(readersOf('/docs/player-manager-mono/', compiled)).toEqual(['admin', 'partner', 'staff']);
+    expect(unitsOfGroups(['reviewers'], compiled)).toEqual(['account', 'blog', 'shelf-reviewers']);
+    expect(canRead(unitsOfGroups(['reviewers'], compiled), '/account', compiled)).toBe(true);
   });
 
-  it('refuses a section that no group reads', () => {
+  it('refuses a unit that no group reads', () => {
     const file = valid();
-    (file.sections as Record<string, { paths: string[] }>).attic = { paths: ['/docs/attic'] };
+    (file.units as Record<string, { paths: string[] }>).attic = { paths: ['/docs/attic'] };
     const groups = file.groups as Record<string, { label: string; reads: 'all' | string[] }>;
     for (const group of Object.values(groups)) group.reads = ['blog'];
-    expect(() => compilePolicy(file)).toThrow(/section "attic" is read by no group/);
+    expect(() => compilePolicy(file)).toThrow(/unit "attic" is read by no group/);
   });
 });
 
 describe('marking links for each reader', () => {
-  it('names a class per set of readers', () => {
+  it('marks an item with each unit that opens it', () => {
     expect(readersClass('public')).toBe('portal-r-public');
-    expect(readersClass(['staff', 'admin'])).toBe('portal-r-admin_staff');
+    expect(readersClass(['player-core'])).toBe('portal-r portal-r-player-core');
+    expect(readersClass(['player-core', 'blog'])).toBe('portal-r portal-r-player-core portal-r-blog');
     expect(readersClass(null)).toBe('portal-r-none');
   });
 
-  it('hides an item from a signed-in reader in none of its groups, and its card column with it', () => {
+  it('hides an item from a signed-in reader holding none of its units, and its card column with it', () => {
     const css = accessStyles();
-    expect(css).toContain('html.portal-signed-in:not(.portal-g-staff):not(.portal-g-admin) .portal-r-admin_staff');
-    expect(css).toContain(
-      'html.portal-signed-in:not(.portal-g-staff):not(.portal-g-admin) article.col:has(> .portal-r-admin_staff)',
+    expect(css).toContain('.portal-u-player-core .portal-r-player-core');
+    expect(css).toContain('html.portal-signed-in .portal-r:not(:is(');
+    expect(css).toContain('html.portal-signed-in article.col:has(> .portal-r:not(:is(');
+    // One selector per unit, not per combination of units.
+    expect(css.match(/\.portal-u-/g)).toHaveLength(2 * (policy.unitNames.length + 1));
+  });
+});
+
+describe('shelves: the search bundles of every unit a group reads', () => {
+  it('gives a reader a shelf only when they hold every unit on it', () => {
+    const partner = unitsOfGroups(['partner']);
+    expect(partner).toContain('shelf-partner');
+    expect(partner).not.toContain('shelf-staff');
+    expect(unitsOfGroups(['staff'])).toEqual(expect.arrayContaining(['shelf-partner', 'shelf-staff']));
+    // All but one of the partner's units: no shelf.
+    expect(withShelves(partner.filter((unit) => unit !== 'blog' && !unit.startsWith('shelf-')))).not.toContain(
+      'shelf-partner',
     );
-    // Seven non-empty sets of three groups, plus "nobody", each twice (item and card column).
-    expect(css.split(',\n')).toHaveLength(16);
+  });
+
+  it('searches the fewest bundles that cover exactly what a reader holds', () => {
+    expect(searchBundlesFor(unitsOfGroups(['partner']))).toEqual(['/search/public/', '/search/shelf-partner/']);
+    expect(searchBundlesFor(unitsOfGroups(['staff']))).toEqual(['/search/public/', '/search/shelf-staff/']);
+    expect(searchBundlesFor(unitsOfGroups(['admin']))).toEqual(['/search/public/', '/search/shelf-admin/']);
+    // A licence for a few units: one bundle each.
+    expect(searchBundlesFor(withShelves(['player-core', 'layout']))).toEqual([
+      '/search/public/',
+      '/search/player-core/',
+      '/search/layout/',
+    ]);
+    // The partner's shelf and one more unit.
+    expect(searchBundlesFor(withShelves([...unitsOfGroups(['partner']), 'administration']))).toEqual([
+      '/search/public/',
+      '/search/shelf-partner/',
+      '/search/administration/',
+    ]);
+    // The partner's units and the internal ones are every unit staff read: the staff's shelf.
+    expect(searchBundlesFor(withShelves([...unitsOfGroups(['partner']), 'internal']))).toEqual([
+      '/search/public/',
+      '/search/shelf-staff/',
+    ]);
+  });
+
+  it('labels each shelf with itself, so holding one of its units is not enough to read it', () => {
+    const shelf = searchBundles().find((bundle) => bundle.id === 'shelf-partner');
+    expect(shelf?.readers).toEqual(['shelf-partner']);
+    expect(shelf?.units).toEqual(unitsOfGroups(['partner']).filter((unit) => !unit.startsWith('shelf-')));
+    expect(mayRead(['blog'], shelf?.readers ?? null)).toBe(false);
   });
 });

@@ -1,25 +1,93 @@
-// The portal's access policy: who may read which pages. Data only; `index.js` reads and
-// checks it, and every surface (the gate server, the build step that labels each file,
-// the site's sidebar, cards and search) obeys what it says.
+// The portal's access policy: which paths form an access unit, and who reads which unit.
+// Data only; `index.js` reads and checks it, and every surface (the gate server, the build
+// step that labels each file, the site's sidebar, cards and search) obeys what it says.
 //
-// A change here takes effect at the next `npm run build` and server start: the build
-// labels every file with the groups that may read it, and the server serves from those
-// labels. A page that no rule below matches fails the build, naming the page.
+// A unit is what a partner can license: a package, an app, the blog. The build labels every
+// file with its unit (a file that several units' pages load, such as a shared chunk, with
+// each of them), and the server lets a reader read the units their groups give them. A
+// change of the units takes effect at the next `npm run build` and server start. A page that
+// no rule below matches fails the build, naming the page.
 //
 // Paths are matched by whole path segment, ignoring case and a trailing slash:
 // `/docs/player-manager-mono` covers `/docs/player-manager-mono/packages/player-core/`
-// but not `/docs/player-manager-mono-custom-test/`. When two sections match, the longer
-// path wins.
+// but not `/docs/player-manager-mono-custom-test/`. When two units match, the longer
+// path wins: `/docs/player-manager-mono/packages/player-core` is the unit `player-core`,
+// the rest of the monorepo's pages the unit `player`.
+
+const PLAYER_PACKAGES = '/docs/player-manager-mono/packages/';
+const UI_PACKAGES = '/docs/ui-toolkit-mono/packages/';
+
+/**
+ * One unit per package of a monorepo: `[unit name, folder, label]`. A unit's name is
+ * lower-case letters, digits and dashes (the folder `player-adapter-dash.js` is the unit
+ * `player-adapter-dash`).
+ *
+ * @param {string} root
+ * @param {[name: string, folder: string, label: string][]} packages
+ * @returns {Record<string, { label: string, paths: string[] }>}
+ */
+const packageUnits = (root, packages) =>
+  Object.fromEntries(packages.map(([name, folder, label]) => [name, { label, paths: [root + folder] }]));
+
+const playerUnits = packageUnits(PLAYER_PACKAGES, [
+  ['player-core', 'player-core', 'Player core'],
+  ['player-manager', 'player-manager', 'Player manager'],
+  ['player-framework', 'player-framework', 'Player framework (React)'],
+  ['player-scheduler-vast', 'player-scheduler-vast', 'VAST ad scheduler'],
+  ['player-adapter-bitmovin', 'player-adapter-bitmovin', 'Bitmovin adapter'],
+  ['player-adapter-dash', 'player-adapter-dash.js', 'DASH adapter'],
+  ['player-adapter-hls', 'player-adapter-hls.js', 'HLS adapter'],
+  ['player-adapter-react-native', 'player-adapter-react-native', 'React Native video adapter'],
+  ['player-adapter-shaka', 'player-adapter-shaka', 'Shaka adapter'],
+  ['player-adapter-tizen', 'player-adapter-tizen', 'Tizen AVPlay adapter'],
+  ['player-adapter-webos', 'player-adapter-webos', 'webOS adapter'],
+  ['tracking-manager', 'tracking-manager', 'Tracking manager'],
+  ['tracking-adapter-comscore', 'tracking-adapter-comscore', 'Comscore tracking'],
+  ['tracking-adapter-conviva', 'tracking-adapter-conviva', 'Conviva tracking'],
+  ['tracking-adapter-google-analytics', 'tracking-adapter-google-analytics', 'Google Analytics tracking'],
+  ['tracking-adapter-kantar', 'tracking-adapter-kantar', 'Kantar tracking'],
+  ['tracking-adapter-mux', 'tracking-adapter-mux', 'Mux tracking'],
+  ['tracking-adapter-nielsen', 'tracking-adapter-nielsen', 'Nielsen tracking'],
+  ['tracking-adapter-nielsen-react-native', 'tracking-adapter-nielsen-react-native', 'Nielsen tracking (React Native)'],
+  ['tracking-adapter-norigin-license', 'tracking-adapter-norigin-license', 'Norigin licence tracking'],
+  ['tracking-adapter-redbee', 'tracking-adapter-redbee', 'Red Bee tracking'],
+  ['tracking-adapter-vast', 'tracking-adapter-vast', 'VAST tracking'],
+  ['tracking-adapter-youbora', 'tracking-adapter-youbora', 'Youbora tracking'],
+]);
+
+const uiUnits = packageUnits(UI_PACKAGES, [
+  ['ui-hooks', 'hooks', 'UI hooks'],
+  ['ui-theme', 'theme', 'UI theme'],
+  ['ui-utils', 'utils', 'UI utilities'],
+  ['ui-reusable-react', 'reusable-react', 'Reusable React components'],
+  ['ui-reusable-react-native', 'reusable-react-native', 'Reusable React Native components'],
+  ['ui-reference-react', 'reference-implementations-react', 'Reference screens (React)'],
+  ['ui-reference-react-native', 'reference-implementations-react-native', 'Reference screens (React Native)'],
+]);
+
+/** Every unit a partner may be given: the products, not the company's own work. */
+const PARTNER_UNITS = [
+  'player',
+  ...Object.keys(playerUnits),
+  'ui-toolkit',
+  ...Object.keys(uiUnits),
+  'navigation',
+  'layout',
+  'apps',
+  'reference-app',
+  'ur-reference-app',
+  'demo-app',
+  'whitelabel',
+  'blog',
+  'conventions',
+];
 
 /** @type {import('./index.js').PolicyFile} */
 export default {
-  /** Reader groups. `reads` is `'all'` or a list of section names below. */
+  /** Reader groups. `reads` is `'all'` or a list of unit names below. */
   groups: {
     staff: { label: 'Norigin front-end developers', reads: 'all' },
-    partner: {
-      label: 'Partner and customer developers',
-      reads: ['player', 'ui-toolkit', 'navigation', 'layout', 'apps', 'whitelabel', 'blog', 'conventions'],
-    },
+    partner: { label: 'Partner and customer developers', reads: PARTNER_UNITS },
     admin: { label: 'Portal administrators', reads: 'all' },
   },
 
@@ -32,11 +100,11 @@ export default {
   },
 
   /**
-   * Every other page belongs to exactly one section; each group reads the sections it
-   * lists (`'all'`: every section). A section with `groups` is read by exactly those
-   * groups (`'all'`: every group), whatever their `reads` say.
+   * Every other page belongs to exactly one unit; each group reads the units it lists
+   * (`'all'`: every unit). A unit with `groups` is read by exactly those groups (`'all'`:
+   * every group), whatever their `reads` say.
    */
-  sections: {
+  units: {
     administration: {
       label: 'Portal administration',
       // Readers, groups, the audit trail and reading insights: administrators only.
@@ -52,9 +120,12 @@ export default {
     },
     player: {
       label: 'Player framework',
+      // The monorepo's own pages (overview, changelog, the web playground) and its category.
       paths: ['/docs/player-manager-mono', '/docs/category/player-framework'],
     },
+    ...playerUnits,
     'ui-toolkit': { label: 'UI toolkit', paths: ['/docs/ui-toolkit-mono', '/docs/ui-toolkit'] },
+    ...uiUnits,
     navigation: {
       label: 'Spatial navigation',
       // The open Norigin-Spatial-Navigation section is public; this is the in-depth guide
@@ -62,15 +133,10 @@ export default {
       paths: ['/docs/Spat-Nav', '/docs/category/navigation-and-layout'],
     },
     layout: { label: 'Layout engine', paths: ['/docs/layout-engine'] },
-    apps: {
-      label: 'Reference and demo apps',
-      paths: [
-        '/docs/norigin-reference-app',
-        '/docs/norigin-ur-reference-app',
-        '/docs/demo-app',
-        '/docs/category/reference-and-demo-apps',
-      ],
-    },
+    apps: { label: 'Reference and demo apps', paths: ['/docs/category/reference-and-demo-apps'] },
+    'reference-app': { label: 'Reference app', paths: ['/docs/norigin-reference-app'] },
+    'ur-reference-app': { label: 'UR reference app', paths: ['/docs/norigin-ur-reference-app'] },
+    'demo-app': { label: 'Demo app', paths: ['/docs/demo-app'] },
     whitelabel: { label: 'Whitelabel setup', paths: ['/docs/whitelabel'] },
     blog: { label: 'Blog', paths: ['/blog'] },
     conventions: { label: 'Portal conventions', paths: ['/markdown-page'] },

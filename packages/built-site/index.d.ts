@@ -1,7 +1,7 @@
 /** The file the build writes beside the site and the server reads at start. */
 export declare const MANIFEST_FILE: 'portal-manifest.json';
-/** 2: private files carry the groups that may read them. */
-export declare const MANIFEST_VERSION: 2;
+/** 3: private files carry the access units whose readers may read them. */
+export declare const MANIFEST_VERSION: 3;
 
 export interface Variant {
   /** Path relative to the build directory. */
@@ -20,8 +20,8 @@ export interface ManifestEntry {
   /** `page` is a route's HTML: anonymous readers are sent to the login page instead of refused. */
   kind: 'page' | 'file';
   access: 'public' | 'private';
-  /** The groups that may read a private file, sorted, never empty; empty for a public file. */
-  groups: string[];
+  /** The units whose readers may read a private file (a page: its one unit), never empty; empty for a public file. */
+  units: string[];
   /** Content-hashed under /assets/: safe to cache forever. */
   immutable: boolean;
   br?: Variant;
@@ -45,7 +45,7 @@ export declare function markdownUrl(permalink: string): string;
 export declare function pageOfMarkdown(url: string): string | null;
 /** The route a page's HTML file answers: `/docs/layout-engine/index.html` → `/docs/layout-engine/`. */
 export declare function pageRoute(url: string): string;
-/** Where an access unit's search bundle lies in the build: `search/public`, `search/admin+staff`. */
+/** Where an access unit's search bundle lies in the build: `search/public`, `search/player-core`. */
 export declare function searchDir(unit: string): string;
 /** Where the older releases of the unit's synced packages are indexed: `search/<unit>/older`. */
 export declare function olderReleasesSearchDir(unit: string): string;

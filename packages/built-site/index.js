@@ -5,8 +5,8 @@
 
 /** The file the build writes beside the site and the server reads at start. */
 export const MANIFEST_FILE = 'portal-manifest.json';
-/** 2: private files carry the groups that may read them. */
-export const MANIFEST_VERSION = 2;
+/** 3: private files carry the access units whose readers may read them. */
+export const MANIFEST_VERSION = 3;
 
 /**
  * The `.md` address of a page: `/docs/layout-engine/` → `/docs/layout-engine.md`, `/` → `/index.md`.

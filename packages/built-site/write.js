@@ -141,6 +141,8 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
   if (compressionCache) await mkdir(compressionCache, { recursive: true });
   /** @type {Set<string>} */
   const used = new Set();
+  /** @type {Map<string, Promise<Buffer[]>>} */
+  const compressed = new Map();
 
   /** @type {Record<string, import('./index.js').ManifestEntry>} */
   const entries = {};
@@ -166,14 +168,20 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
       etag: '"' + digest.toString('base64url').slice(0, 22) + '"',
       kind: isPage ? 'page' : 'file',
       access: who === 'public' ? 'public' : 'private',
-      groups: who === 'public' ? [] : [...who],
+      units: who === 'public' ? [] : [...who],
       // A content hash in the name: webpack's `name.hash.js` and the loaders' `name-hash.woff2`.
       immutable: url.startsWith('/assets/') && /[.-][0-9a-f]{8,}\.\w+$/.test(url),
     };
     if (compressible.test(url) && body.length > 256) {
       const hash = digest.toString('hex');
       used.add(hash);
-      const [br, gzipped] = await compress(body, hash, compressionCache);
+      // Files with the same bytes (each search bundle's Pagefind runtime) are compressed once.
+      let pending = compressed.get(hash);
+      if (pending === undefined) {
+        pending = compress(body, hash, compressionCache);
+        compressed.set(hash, pending);
+      }
+      const [br, gzipped] = await pending;
       if (br.length < body.length * 0.95) {
         await writeFile(join(buildDir, file + '.br'), br);
         entry.br = { file: file + '.br', size: br.length };

@@ -36,11 +36,11 @@ describe('the manifest of a build', () => {
     });
     const readers = new Map<string, Readers>([
       ['/404.html', 'public'],
-      ['/docs/layout-engine/index.html', ['admin', 'partner', 'staff']],
+      ['/docs/layout-engine/index.html', ['layout']],
       ['/assets/js/main.0f3c9a77.js', 'public'],
       ['/assets/fonts/inter-core-8dcef3b435764e2e.woff2', 'public'],
       ['/assets/js/main.js', 'public'],
-      ['/img/logo.png', ['admin', 'staff']],
+      ['/img/logo.png', ['all-units']],
     ]);
     const manifest = await writeManifest(dir, readers);
     expect(Object.keys(manifest.entries).sort()).toEqual([
@@ -56,7 +56,7 @@ describe('the manifest of a build', () => {
       file: 'docs/layout-engine/index.html',
       kind: 'page',
       access: 'private',
-      groups: ['admin', 'partner', 'staff'],
+      units: ['layout'],
       contentType: 'text/html; charset=utf-8',
       immutable: false,
     });

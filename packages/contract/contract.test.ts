@@ -54,10 +54,15 @@ describe('the API contract', () => {
     app.get('/session', { schema: { response: { 200: schemas.SessionAnswer } } }, async () => ({
       email: 'dev@partner-studio.example',
       groups: ['partner'],
+      units: ['account', 'blog'],
       uid: 'never-sent',
     }));
     const answer = await app.inject({ method: 'GET', url: '/session' });
-    expect(answer.json()).toEqual({ email: 'dev@partner-studio.example', groups: ['partner'] });
+    expect(answer.json()).toEqual({
+      email: 'dev@partner-studio.example',
+      groups: ['partner'],
+      units: ['account', 'blog'],
+    });
     await app.close();
   });
 });

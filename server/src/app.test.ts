@@ -3,6 +3,8 @@ import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { unitsOfGroups } from '@portal/access';
+
 import { GROUPS_HINT_COOKIE, SESSION_COOKIE } from './app.js';
 import { loggerOptions } from './logging.js';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
@@ -122,7 +124,11 @@ describe('the gate server', () => {
       const cookie = await signInCookie(app, await readers.signIn(reader.email, reader.password));
       const me = await app.inject({ url: '/api/session', headers: { cookie } });
       expect(me.statusCode).toBe(200);
-      expect(me.json()).toEqual({ email: reader.email, groups: ['partner', 'admin'] });
+      expect(me.json()).toEqual({
+        email: reader.email,
+        groups: ['partner', 'admin'],
+        units: unitsOfGroups(['partner', 'admin']),
+      });
       const hint = me.cookies.find((c) => c.name === GROUPS_HINT_COOKIE);
       expect(hint).toMatchObject({ value: 'partner.admin', path: '/', sameSite: 'Lax' });
       expect(hint?.httpOnly).toBeFalsy();
@@ -138,7 +144,7 @@ describe('the gate server', () => {
         payload: { idToken: await readers.signIn(reader.email, reader.password) },
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'] });
+      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'], units: unitsOfGroups(['staff']) });
       const setCookie = String(
         [response.headers['set-cookie']].flat().find((header) => header?.startsWith(`${SESSION_COOKIE}=`)),
       );
@@ -431,7 +437,7 @@ describe('the gate server', () => {
         headers: { origin: ORIGIN },
         payload: { idToken: await readers.signIn(reader.email, reader.password) },
       });
-      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'] });
+      expect(response.json()).toEqual({ email: reader.email, groups: ['staff'], units: unitsOfGroups(['staff']) });
     });
 
     /** An account made the way anyone can: the public sign-up call with the web API key. */

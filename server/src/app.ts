@@ -48,6 +48,8 @@ import { AuditInbox, auditInboxDir } from './db/audit-inbox.js';
 import type { ViewChannel } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
+import { Licences } from './auth/licences.js';
+import { seedDemoOrganisations } from './db/demo-organisations.js';
 import { sqlTokenStore } from './db/tokens.js';
 import { noAccessPage, oauthErrorPage, unavailablePage } from './pages.js';
 import { activityRoutes } from './routes/activity.js';
@@ -55,6 +57,7 @@ import { agentMeter, agentReader } from './plugins/agent-meter.js';
 import { guards } from './plugins/guards.js';
 import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.js';
 import { adminRoutes } from './routes/admin.js';
+import { licenceRoutes } from './routes/licences.js';
 import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, LiveSite, type Site, type SiteFile } from './site.js';
@@ -70,6 +73,11 @@ export interface AppOptions {
   identity?: Identity;
   /** Supply to share one store (tests); otherwise one is opened from config. */
   store?: Store;
+  /**
+   * Supply with `identity` (tests), made with the same object as its `access`; otherwise
+   * one is made on the store and given to the Identity made here.
+   */
+  licences?: Licences;
   /** The clock of the readiness caches, in milliseconds (tests); otherwise `Date.now`. */
   clock?: () => number;
 }
@@ -169,6 +177,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: newRequestId,
   });
   const shared = options.identity?.shared ?? sharedState(config.redisUrl, app.log);
+  // Who reads which unit, from the store once its schema is ready (`store` is opened below).
+  let opened: Store | null = options.store ?? null;
+  const licences =
+    options.licences ?? new Licences({ db: () => (opened?.readyNow ? opened.db : null), shared, log: app.log });
+  app.addHook('onClose', async () => licences.close());
   const identity =
     options.identity ??
     new Identity({
@@ -178,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       cacheTtlSeconds: config.session.cacheTtlSeconds,
       timeoutMs: config.session.identityTimeoutMs,
       shared,
+      access: licences,
     });
   if (!options.identity) {
     app.addHook('onClose', () => identity.close());
@@ -192,9 +206,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       retentionDays: config.audit.retentionDays,
       queueLimit: config.audit.queueLimit,
       log: app.log,
-      seed: config.demoData ? (db) => seedDemoActivity(db, site, app.log) : undefined,
+      seed: config.demoData
+        ? async (db) => {
+            await seedDemoOrganisations(db, app.log);
+            await seedDemoActivity(db, site, app.log);
+          }
+        : undefined,
     }));
+  opened = store;
   if (!options.store) app.addHook('onClose', () => store.close());
+  void store.whenReady().then(() => licences.reload());
   // The readers command's audit events, when it cannot open the PGlite folder this server holds (db/audit-inbox.ts).
   const inboxDir = options.store ? null : auditInboxDir(config.database);
   if (inboxDir !== null) {
@@ -386,7 +407,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           () => true,
           (error: unknown) => (error as { code?: string }).code === 'auth/user-not-found',
         ),
-      database: () => (store.readyNow ? store.db.query('select 1').then(() => true) : Promise.resolve(false)),
+      // Ready once the schema is, and the organisations and licences have been read from it.
+      database: async () =>
+        store.readyNow && (licences.ready || (await licences.reload()))
+          ? store.db.query('select 1').then(() => true)
+          : false,
       redis: () => shared.ping(),
     },
     { clock: options.clock },
@@ -435,7 +460,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return reply.code(503).send({ error: 'The sign-in service is not answering' });
       if (outcome.kind !== 'reader') return reply.code(401).send({ error: 'Not signed in' });
       cookies.hint(request, reply, outcome.reader);
-      return reply.send({ email: outcome.reader.email, groups: outcome.reader.groups });
+      return reply.send({ email: outcome.reader.email, groups: outcome.reader.groups, units: outcome.reader.units });
     },
   );
 
@@ -481,7 +506,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         actorEmail: reader.email,
         groups: reader.groups,
       });
-      return reply.send({ email: reader.email, groups: reader.groups });
+      return reply.send({ email: reader.email, groups: reader.groups, units: reader.units });
     },
   );
 
@@ -544,7 +569,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .send({ error: `Too many requests with this token; try again in ${wait} s` });
       const outcome = await agentReader(request, reply, context);
       if (outcome === null) return reply;
-      if (outcome.kind !== 'reader' || !mayRead(outcome.reader.groups, file.groups)) return reply.code(403).send();
+      if (outcome.kind !== 'reader' || !mayRead(outcome.reader.units, file.units)) return reply.code(403).send();
       if (config.audit.pageViews)
         recordView(
           request,
@@ -558,14 +583,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const outcome = await request.reader;
     settleOutcome(outcome, request, reply, { cookies, audit });
     const reader = outcome.kind === 'reader' ? outcome.reader : outcome.kind === 'unavailable' ? 'unavailable' : null;
-    if (typeof reader === 'object' && reader !== null && mayRead(reader.groups, file.groups)) {
+    if (typeof reader === 'object' && reader !== null && mayRead(reader.units, file.units)) {
       if (file.kind === 'page' && config.audit.pageViews) recordView(request, reader, file.url);
       return send(request, reply, file, 200);
     }
     void reply.header('cache-control', 'no-store').header('vary', 'Cookie');
     if (typeof reader === 'object' && reader !== null) {
-      // Signed in, but not in the file's groups: say so, never send them to sign in again.
-      request.log.info({ uid: reader.uid, groups: reader.groups }, 'refused: outside the groups of this file');
+      // Signed in, but holding none of the file's units: say so, never send them to sign in again.
+      request.log.info({ uid: reader.uid, groups: reader.groups }, 'refused: outside the units of this file');
       if (file.kind !== 'page') return reply.code(403).send();
       return reply
         .code(403)
@@ -608,6 +633,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await adminRoutes(admin, context);
       await adminTokenRoutes(admin, context);
       await adminAppRoutes(admin, context);
+      // Its own context: its error handler is its own.
+      await admin.register((inner) => licenceRoutes(inner, context, licences));
       await sourceAdminRoutes(admin, context, rebuilds);
     },
     { prefix: '/api/admin' },

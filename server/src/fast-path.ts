@@ -176,7 +176,7 @@ export function createFastPath(
       const raw = readSession(cookieHeader);
       if (raw === undefined) return false;
       reader = options.cachedReader(raw);
-      if (!reader || !mayRead(reader.groups, file.groups)) {
+      if (!reader || !mayRead(reader.units, file.units)) {
         // Fastify's path reads the reader from this look-up instead of looking again.
         (request as IncomingMessage & { [SESSION_LOOKUP]?: SessionLookup })[SESSION_LOOKUP] = {
           cookie: raw,

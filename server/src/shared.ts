@@ -8,12 +8,17 @@ import { Redis } from 'ioredis';
  * cannot be reached, each replica falls back to its own memory (the cache's TTL, 60 s at
  * most, bounds what another replica still allows) and Redis is used again when it is back.
  */
-/** What a broadcast names: a reader, a token or an OAuth grant to forget, or a site build to serve (its id). */
+/**
+ * What a broadcast names: a reader, a token or an OAuth grant to forget, a site build to
+ * serve (its id), or a change of organisations, licences, groups or memberships to read
+ * again (any value).
+ */
 export interface SharedSubject {
   reader?: string;
   token?: string;
   grant?: string;
   site?: string;
+  access?: string;
 }
 
 export interface SharedState {

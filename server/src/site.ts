@@ -21,7 +21,7 @@ export interface Site {
   lookup(rawPath: string): SiteFile | undefined;
   notFound: SiteFile;
   /** Every page of the site with who may read it (for the insights' "never read"). */
-  pages: readonly { url: string; access: 'public' | 'private'; groups: readonly string[] }[];
+  pages: readonly { url: string; access: 'public' | 'private'; units: readonly string[] }[];
   inlineScriptHashes: readonly string[];
   files: number;
   bytes: number;
@@ -72,7 +72,7 @@ export async function loadSite(buildDir: string): Promise<Site> {
     notFound,
     pages: [...byKey.values()]
       .filter((file) => file.kind === 'page')
-      .map((file) => ({ url: file.url, access: file.access, groups: file.groups })),
+      .map((file) => ({ url: file.url, access: file.access, units: file.units })),
     inlineScriptHashes: manifest.inlineScriptHashes,
     files: byKey.size,
     bytes,

@@ -12,6 +12,13 @@ export const SESSION_COOKIE = '__session';
  */
 export const GROUPS_HINT_COOKIE = 'portal_groups';
 
+/**
+ * The access units the reader holds, joined by `.`, beside the groups hint: the first paint
+ * hides what the reader may not open by these, and the search box loads their bundles. A
+ * hint only: the gate decides.
+ */
+export const UNITS_HINT_COOKIE = 'portal_units';
+
 /** Both cookies are set for the whole site. */
 export const COOKIE_PATH = '/';
 
@@ -26,6 +33,12 @@ export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The most groups an account, a session answer or an administrator's change may name. */
 export const MAX_GROUPS = 16;
+
+/** The access policy's rule for a unit name; nothing else becomes a CSS class, a folder or a cookie value. */
+export const UNIT_NAME_PATTERN = /^[a-z][a-z0-9-]{0,47}$/;
+
+/** The most units a session answer or its hint may name. */
+export const MAX_UNITS = 256;
 
 /** The longest life of a personal access token, in days. */
 export const MAX_TOKEN_DAYS = 90;

@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { AUDIT_CURSOR_PATTERN, MAX_GROUPS, MAX_TOKEN_DAYS, TOKEN_CURSOR_PATTERN } from './names.js';
+import { AUDIT_CURSOR_PATTERN, MAX_GROUPS, MAX_TOKEN_DAYS, MAX_UNITS, TOKEN_CURSOR_PATTERN } from './names.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const isoTime = Type.String({ format: 'date-time' });
@@ -37,7 +37,12 @@ export const SessionStart = Type.Object(
 export type SessionStart = Static<typeof SessionStart>;
 
 /** Who is signed in: the answer of `GET /api/session` and of a sign-in. */
-export const SessionAnswer = Type.Object({ email: Type.String(), groups: Type.Array(Type.String()) });
+/** `units`: the access units the reader holds, for the site to show and search exactly those. */
+export const SessionAnswer = Type.Object({
+  email: Type.String(),
+  groups: Type.Array(Type.String()),
+  units: Type.Array(Type.String()),
+});
 export type SessionAnswer = Static<typeof SessionAnswer>;
 
 /** A refused sign-in (`code` says why); for an account without access, who it is and whom to ask. */
@@ -437,3 +442,119 @@ export const HookAnswer = Type.Object({
   ignored: Type.Optional(Type.String()),
 });
 export type HookAnswer = Static<typeof HookAnswer>;
+
+// ---- organisations, licences and groups (who reads which unit) -----------------------------
+
+/** A unit's name, as the access policy spells it. */
+const UnitName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' });
+const UnitList = Type.Array(UnitName, { minItems: 1, maxItems: MAX_UNITS, uniqueItems: true });
+const Domain = Type.String({
+  minLength: 3,
+  maxLength: 253,
+  pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+});
+/** An organisation's or a group's id: lower-case letters, digits and dashes. */
+const Slug = Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' });
+/** A day (`2027-06-30`): a licence reads until the end of that day, UTC. */
+const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+
+/** A unit of the policy, with its label: what a licence or a group can give. */
+export const UnitInfo = Type.Object({ name: Type.String(), label: Type.String() });
+export type UnitInfo = Static<typeof UnitInfo>;
+
+export const LicenceInfo = Type.Object({
+  id: Type.String(),
+  units: Type.Array(Type.String()),
+  /** Units the policy no longer has: the grant stays and reads nothing. */
+  orphaned: Type.Array(Type.String()),
+  endsAt: nullable(isoTime),
+  /** Whether it reads now (it has not ended). */
+  live: Type.Boolean(),
+  createdAt: isoTime,
+  createdBy: Type.String(),
+});
+export type LicenceInfo = Static<typeof LicenceInfo>;
+
+export const OrganisationInfo = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  domains: Type.Array(Type.String()),
+  contact: nullable(Type.String()),
+  licences: Type.Array(LicenceInfo),
+  /** Readers placed in it by an administrator (others belong by their e-mail's domain). */
+  members: Type.Array(Type.String()),
+});
+export type OrganisationInfo = Static<typeof OrganisationInfo>;
+
+export const AccessGroupInfo = Type.Object({
+  name: Type.String(),
+  label: Type.String(),
+  units: Type.Array(Type.String()),
+  orphaned: Type.Array(Type.String()),
+  members: Type.Array(Type.String()),
+});
+export type AccessGroupInfo = Static<typeof AccessGroupInfo>;
+
+/** `GET /api/admin/access`: the units, the organisations with their licences, the groups. */
+export const AccessOverview = Type.Object({
+  units: Type.Array(UnitInfo),
+  organisations: Type.Array(OrganisationInfo),
+  groups: Type.Array(AccessGroupInfo),
+});
+export type AccessOverview = Static<typeof AccessOverview>;
+
+export const OrganisationBody = Type.Object(
+  {
+    id: Slug,
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    domains: Type.Array(Domain, { maxItems: 20, uniqueItems: true }),
+    contact: Type.Optional(nullable(Email)),
+  },
+  { additionalProperties: false },
+);
+export type OrganisationBody = Static<typeof OrganisationBody>;
+
+export const OrganisationChange = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    domains: Type.Optional(Type.Array(Domain, { maxItems: 20, uniqueItems: true })),
+    contact: Type.Optional(nullable(Email)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type OrganisationChange = Static<typeof OrganisationChange>;
+
+export const LicenceBody = Type.Object(
+  { units: UnitList, endsOn: Type.Optional(nullable(Day)) },
+  { additionalProperties: false },
+);
+export type LicenceBody = Static<typeof LicenceBody>;
+
+export const LicenceChange = Type.Object(
+  { units: Type.Optional(UnitList), endsOn: Type.Optional(nullable(Day)) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LicenceChange = Static<typeof LicenceChange>;
+
+export const AccessGroupBody = Type.Object(
+  { label: Type.String({ minLength: 1, maxLength: 120 }), units: UnitList },
+  { additionalProperties: false },
+);
+export type AccessGroupBody = Static<typeof AccessGroupBody>;
+
+export const MembershipBody = Type.Object(
+  {
+    /** null: the organisation of the reader's e-mail domain, if any. */
+    organisation: nullable(Slug),
+    groups: Type.Array(Slug, { maxItems: MAX_GROUPS, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+export type MembershipBody = Static<typeof MembershipBody>;
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const NameParams = Type.Object({ name: Slug });
+
+/** What a change of licences or groups answers: the overview as it is now. */
+export const LicenceAnswer = Type.Object({ id: Type.String() });
+export type LicenceAnswer = Static<typeof LicenceAnswer>;

@@ -2,7 +2,9 @@ import { sign, unsign } from 'cookie-signature';
 import type { Auth, DecodedIdToken, UserRecord } from 'firebase-admin/auth';
 import { LRUCache } from 'lru-cache';
 
-import { groupsOfAccount } from '@portal/access';
+import { groupsOfAccount, unitsOfGroups } from '@portal/access';
+
+import type { AccountAccess, ReaderAccess } from './licences.js';
 
 import type { IdentityConfig } from '../config.js';
 import { sharedState, type SharedState } from '../shared.js';
@@ -13,8 +15,16 @@ import { firebaseAuth } from './firebase.js';
 export interface Reader {
   uid: string;
   email: string;
-  /** Never empty: an account without a group gets no session. */
+  /** The policy's groups and the administrators' groups the reader is a member of; may be empty. */
   groups: readonly string[];
+  /**
+   * The access units the reader holds (their groups' and their organisation's live
+   * licences'): what every surface checks a file's label against. Never empty: an account
+   * without a unit gets no session.
+   */
+  units: readonly string[];
+  /** The reader's organisation (an id), when they belong to one. */
+  organisation?: string | null;
 }
 
 /** The outcome of checking a session cookie: a reader, or why not. */
@@ -38,12 +48,16 @@ export interface IdentityOptions {
   clock?: () => number;
   /** What replicas share (revocations, the broadcast that drops cached sessions); this process alone by default. */
   shared?: SharedState;
+  /** Who reads which unit (organisations, licences, groups as data); the policy's groups alone by default. */
+  access?: { unitsOf(account: AccountAccess): ReaderAccess; readonly version: number };
 }
 
 interface VerifiedSession {
   /** The cookie as the browser sent it: a look-up by its signature is a hit only when the whole cookie is this. */
   cookie: string;
   reader: Reader;
+  /** The access data's version the reader's units were worked out at (`Licences.version`). */
+  version: number;
 }
 
 /** The length of the gate's signature at a session cookie's end: HMAC-SHA256 in base64 without padding. */
@@ -88,18 +102,15 @@ function unverifiedClaims(jwt: string): Record<string, unknown> {
   }
 }
 
-/** The reader of an account the identity service vouches for: its e-mail and the groups the policy gives it. */
-function readerOfUser(user: UserRecord): Reader {
-  const who = { uid: user.uid, email: user.email ?? null };
-  if (!user.email) throw new AuthError('no-email', who);
-  const groups = groupsOfAccount({
-    email: user.email,
-    emailVerified: user.emailVerified,
-    claims: user.customClaims ?? null,
-  });
-  if (groups.length === 0) throw new AuthError('no-access', who);
-  return { uid: user.uid, email: user.email, groups };
-}
+/** The policy's groups alone: a gate without the database's organisations and licences (tests). */
+const policyAccess = {
+  unitsOf: (account: AccountAccess): ReaderAccess => ({
+    groups: account.groups,
+    units: unitsOfGroups(account.groups),
+    organisation: null,
+  }),
+  version: 0,
+};
 
 /**
  * Firebase Authentication through the Admin SDK, with the portal's rules:
@@ -120,7 +131,9 @@ export class Identity {
   private readonly closeApp: () => Promise<void>;
   private readonly sessions: LRUCache<string, VerifiedSession>;
   /** uid → the reader as the identity service last described them, for token checks. */
-  private readonly accounts: LRUCache<string, Reader>;
+  private readonly accounts: LRUCache<string, { reader: Reader; version: number }>;
+  /** The account behind each reader made here, to work out its units again when the access data changes. */
+  private readonly accountOf = new WeakMap<Reader, AccountAccess>();
   /** Revocations made by the gate (logout), and the broadcast that drops cached sessions everywhere. */
   readonly shared: SharedState;
   private readonly clock: () => number;
@@ -134,7 +147,7 @@ export class Identity {
     // Expiry read from the injected clock at every look-up (no cached "now" between calls).
     const clockOptions = { perf: { now: () => this.clock() }, ttlResolution: 0 };
     this.sessions = new LRUCache<string, VerifiedSession>({ max: options.cacheSize ?? 10_000, ...clockOptions });
-    this.accounts = new LRUCache<string, Reader>({
+    this.accounts = new LRUCache<string, { reader: Reader; version: number }>({
       max: options.cacheSize ?? 10_000,
       ttl: Math.max(options.cacheTtlSeconds, 0) * 1000 || 1,
       ...clockOptions,
@@ -143,6 +156,57 @@ export class Identity {
     this.shared.onBroadcast(({ reader }) => {
       if (reader) this.forgetLocally(reader);
     });
+  }
+
+  private get access(): NonNullable<IdentityOptions['access']> {
+    return this.options.access ?? policyAccess;
+  }
+
+  /** The reader of an account the identity service vouches for: its e-mail, groups and units. */
+  private readerOfUser(user: UserRecord): Reader {
+    const who = { uid: user.uid, email: user.email ?? null };
+    if (!user.email) throw new AuthError('no-email', who);
+    const groups = groupsOfAccount({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      claims: user.customClaims ?? null,
+    });
+    const account = { email: user.email, emailVerified: user.emailVerified, groups };
+    const reader = this.withUnits(user.uid, account);
+    if (reader === null) throw new AuthError('no-access', who);
+    return reader;
+  }
+
+  /** A reader with the units the access data gives the account now, or null when it gives none. */
+  private withUnits(uid: string, account: AccountAccess): Reader | null {
+    const access = this.access.unitsOf(account);
+    if (access.units.length === 0) return null;
+    const reader = {
+      uid,
+      email: account.email,
+      groups: access.groups,
+      units: access.units,
+      organisation: access.organisation,
+    };
+    this.accountOf.set(reader, account);
+    return reader;
+  }
+
+  /**
+   * A cached reader as the access data has them now: the same object while the data has
+   * not changed (one comparison on the hot path); after a grant, a withdrawal or a licence's
+   * end, their units worked out again without asking the identity service, or null when
+   * they hold none any more.
+   */
+  private current(entry: { reader: Reader; version: number }): Reader | null {
+    const version = this.access.version;
+    if (entry.version === version) return entry.reader;
+    const account = this.accountOf.get(entry.reader);
+    const reader = account === undefined ? null : this.withUnits(entry.reader.uid, account);
+    if (reader === null) return null;
+    entry.reader = reader;
+    entry.version = version;
+    return reader;
   }
 
   private call<T>(promise: Promise<T>): Promise<T> {
@@ -171,7 +235,7 @@ export class Identity {
       (await this.shared.revokedAt(user.uid)) ?? 0,
     );
     if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked', who);
-    return readerOfUser(user);
+    return this.readerOfUser(user);
   }
 
   /**
@@ -204,8 +268,12 @@ export class Identity {
    * path for private files. Undefined when it must be checked (`checkSession`).
    */
   cachedReader(cookie: string): Reader | undefined {
-    const cached = this.sessions.get(sessionKey(cookie));
-    return cached !== undefined && cached.cookie === cookie ? cached.reader : undefined;
+    const key = sessionKey(cookie);
+    const cached = this.sessions.get(key);
+    if (cached === undefined || cached.cookie !== cookie) return undefined;
+    const reader = this.current(cached);
+    if (reader === null) this.sessions.delete(key);
+    return reader ?? undefined;
   }
 
   /** Checks a session cookie as the browser sent it: the cache of verified cookies, else `verifySession`. */
@@ -223,9 +291,11 @@ export class Identity {
     if (!unsigned) return { ok: false, error: new AuthError('bad-signature') };
     try {
       const decoded = await this.call(this.auth.verifySessionCookie(unsigned, false));
+      // The data's version before the units are worked out: a change meanwhile is seen at the next look-up.
+      const version = this.access.version;
       const reader = await this.readerOfAccount(decoded);
       const ttl = Math.min(this.options.cacheTtlSeconds * 1000, decoded.exp * 1000 - this.clock());
-      if (ttl > 0) this.sessions.set(sessionKey(cookie), { cookie, reader }, { ttl });
+      if (ttl > 0) this.sessions.set(sessionKey(cookie), { cookie, reader, version }, { ttl });
       return { ok: true, reader };
     } catch (error) {
       const verdict = classify(error);
@@ -256,7 +326,8 @@ export class Identity {
    */
   async readerByUid(uid: string): Promise<Reader> {
     const known = this.accounts.get(uid);
-    if (known) return known;
+    const current = known && this.current(known);
+    if (current) return current;
     let user: UserRecord;
     try {
       user = await this.call(this.auth.getUser(uid));
@@ -264,8 +335,9 @@ export class Identity {
       throw classify(error);
     }
     if (user.disabled) throw new AuthError('disabled', { uid: user.uid, email: user.email ?? null });
-    const reader = readerOfUser(user);
-    if (this.options.cacheTtlSeconds > 0) this.accounts.set(uid, reader);
+    const version = this.access.version;
+    const reader = this.readerOfUser(user);
+    if (this.options.cacheTtlSeconds > 0) this.accounts.set(uid, { reader, version });
     return reader;
   }
 

@@ -1,3 +1,4 @@
+import { unitsOfGroups } from '@portal/access';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { loadConfig } from '../config.js';
@@ -42,7 +43,7 @@ describe('a personal access token', () => {
 
   it('works until it expires, by the clock, and never past 90 days', async () => {
     const account = await readers.create({ groups: ['partner'] });
-    const reader = { uid: account.uid, email: account.email, groups: ['partner'] };
+    const reader = { uid: account.uid, email: account.email, groups: ['partner'], units: unitsOfGroups(['partner']) };
     const { token, record } = await tokens.create(reader, 'CI bot', 7);
     expect(Date.parse(record.expiresAt) - now).toBe(7 * 86_400_000);
     expect(await tokens.check(token)).toMatchObject({ ok: true, reader: { uid: account.uid, groups: ['partner'] } });
@@ -56,7 +57,11 @@ describe('a personal access token', () => {
 
   it('counts its first use of each day, and only that one', async () => {
     const account = await readers.create({ groups: ['staff'] });
-    const { token } = await tokens.create({ uid: account.uid, email: account.email, groups: ['staff'] }, 'laptop', 30);
+    const { token } = await tokens.create(
+      { uid: account.uid, email: account.email, groups: ['staff'], units: unitsOfGroups(['staff']) },
+      'laptop',
+      30,
+    );
     const first = await tokens.check(token);
     const second = await tokens.check(token);
     expect(first).toMatchObject({ ok: true, firstUseToday: true });
@@ -70,7 +75,7 @@ describe('a personal access token', () => {
     expect(await tokens.check(`norigin_pat_${'x'.repeat(43)}`)).toEqual({ ok: false, reason: 'unknown' });
     const account = await readers.create({ groups: ['staff'] });
     const { token, record } = await tokens.create(
-      { uid: account.uid, email: account.email, groups: ['staff'] },
+      { uid: account.uid, email: account.email, groups: ['staff'], units: unitsOfGroups(['staff']) },
       'x',
       1,
     );

@@ -14,6 +14,10 @@ export type AuditKind =
   | 'admin.enable'
   | 'admin.remove'
   | 'admin.withdraw-invitation'
+  | 'admin.organisation'
+  | 'admin.licence'
+  | 'admin.access-group'
+  | 'admin.membership'
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
@@ -33,6 +37,10 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.enable',
   'admin.remove',
   'admin.withdraw-invitation',
+  'admin.organisation',
+  'admin.licence',
+  'admin.access-group',
+  'admin.membership',
   'invitation.accepted',
   'token.created',
   'token.revoked',

@@ -41,12 +41,16 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
     expect(tables.map((t) => t.table_name)).toEqual([
+      'access_groups',
       'access_tokens',
       'audit_events',
       'invitations',
+      'licences',
       'oauth_records',
+      'organisations',
       'page_feedback',
       'page_views',
+      'reader_memberships',
       'schema_version',
       'search_events',
     ]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { groupsOfAccount } from '@portal/access';
+import { groupsOfAccount, unitsOfGroups } from '@portal/access';
 
 import type { Site } from '../site.js';
 import { insertSearchEvents, saveFeedback, type SearchEvent } from './activity.js';
@@ -79,7 +79,8 @@ export async function seedDemoActivity(
         claims: reader.groups ? { groups: reader.groups } : null,
       }),
     }))
-    .filter((reader) => reader.groups.length > 0);
+    .filter((reader) => reader.groups.length > 0)
+    .map((reader) => ({ ...reader, units: unitsOfGroups(reader.groups) }));
   const pages = site.pages.filter((page) => page.access === 'private' && !page.url.startsWith('/admin'));
   // Readers mostly open package landing pages: those are the favourites, in a shuffled order.
   const landings = pages.filter((page) => page.url.startsWith('/docs/') && page.url.endsWith('/'));
@@ -91,11 +92,11 @@ export async function seedDemoActivity(
   const pageViews: PageViewRow[] = [];
   for (let day = 29; day >= 0; day--) {
     for (const reader of readers) {
-      const readable = pages.filter((page) => page.groups.some((group) => reader.groups.includes(group)));
+      const readable = pages.filter((page) => page.units.some((unit) => reader.units.includes(unit)));
       if (readable.length === 0) continue;
       // Most reading goes to a few pages; the rest is spread thin, and some pages stay unread.
       const favourites = landings
-        .filter((page) => page.groups.some((group) => reader.groups.includes(group)))
+        .filter((page) => page.units.some((unit) => reader.units.includes(unit)))
         .filter((_, index) => (index * 7 + reader.uid.length) % 3 === 0);
       if (favourites.length === 0) favourites.push(...readable.slice(0, 3));
       const views = 1 + Math.floor(next() * 6);
@@ -164,7 +165,7 @@ export async function seedDemoActivity(
   await insertSearchEvents(db, searches);
   for (const [index, [helpful, comment]] of COMMENTS.entries()) {
     const reader = readers[index % readers.length];
-    const readable = landings.filter((page) => page.groups.some((group) => reader?.groups.includes(group)));
+    const readable = landings.filter((page) => page.units.some((unit) => reader?.units.includes(unit)));
     if (!reader || readable.length === 0) continue;
     await saveFeedback(db, {
       uid: reader.uid,

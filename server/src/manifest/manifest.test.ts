@@ -12,14 +12,14 @@ describe('loading the manifest at start', () => {
     const manifest = await loadManifest(dir);
     expect(manifest.entries['/docs/layout-engine']).toMatchObject({
       access: 'private',
-      groups: ['admin', 'partner', 'staff'],
+      units: ['layout'],
       kind: 'page',
     });
     expect(manifest.entries['/docs/frontend-guidelines/gitflow']).toMatchObject({
       access: 'private',
-      groups: ['admin', 'staff'],
+      units: ['internal'],
     });
-    expect(manifest.entries['/docs']).toMatchObject({ access: 'public', groups: [], kind: 'page' });
+    expect(manifest.entries['/docs']).toMatchObject({ access: 'public', units: [], kind: 'page' });
     expect(manifest.entries['/404.html']).toMatchObject({ access: 'public', kind: 'file' });
   });
 
@@ -44,7 +44,7 @@ describe('loading the manifest at start', () => {
   });
 
   it.each([
-    ['another version', (m: Manifest) => Object.assign(m, { version: 1 }), /its version is 1, not 2/],
+    ['another version', (m: Manifest) => Object.assign(m, { version: 1 }), /its version is 1, not 3/],
     [
       'an entry escaping the build',
       (m: Manifest) => Object.assign(m.entries['/docs'] ?? {}, { file: '../secret' }),
@@ -57,22 +57,22 @@ describe('loading the manifest at start', () => {
     ],
     [
       'a private file that nobody may read',
-      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { groups: [] }),
+      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { units: [] }),
       /entry for \/docs\/layout-engine is malformed/,
     ],
     [
-      'a public file with groups',
-      (m: Manifest) => Object.assign(m.entries['/docs'] ?? {}, { groups: ['staff'] }),
+      'a public file with units',
+      (m: Manifest) => Object.assign(m.entries['/docs'] ?? {}, { units: ['internal'] }),
       /entry for \/docs is malformed/,
     ],
     [
-      'a group the policy does not define',
-      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { groups: ['contractors'] }),
-      /names the group "contractors", which the access policy does not define/,
+      'a unit the policy does not define',
+      (m: Manifest) => Object.assign(m.entries['/docs/layout-engine'] ?? {}, { units: ['contractors'] }),
+      /names the unit "contractors", which the access policy does not define/,
     ],
     [
       'a private not-found page',
-      (m: Manifest) => Object.assign(m.entries['/404.html'] ?? {}, { access: 'private', groups: ['staff'] }),
+      (m: Manifest) => Object.assign(m.entries['/404.html'] ?? {}, { access: 'private', units: ['internal'] }),
       /no public not-found page/,
     ],
     [

@@ -3,11 +3,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { policy } from '@portal/access';
+import { ALL_UNITS, policy } from '@portal/access';
+
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest, type Variant } from '@portal/built-site';
 
 export { MANIFEST_FILE, MANIFEST_VERSION };
 export type { Manifest, ManifestEntry, Variant } from '@portal/built-site';
+
+/** What a file may be labelled with: the policy's units, the unit of every unit, and the shelves. */
+const KNOWN_UNITS = new Set([...policy.unitNames, ALL_UNITS, ...policy.shelves.map((shelf) => shelf.name)]);
 
 function fail(path: string, reason: string): never {
   throw new Error(`The build manifest ${path} is not usable: ${reason}. Rebuild the site with "npm run build".`);
@@ -60,17 +64,17 @@ export async function loadManifest(buildDir: string): Promise<Manifest> {
       typeof entry.etag === 'string' &&
       (entry.kind === 'page' || entry.kind === 'file') &&
       (entry.access === 'public' || entry.access === 'private') &&
-      Array.isArray(entry.groups) &&
-      entry.groups.every((group) => typeof group === 'string') &&
-      (entry.access === 'public') === (entry.groups.length === 0) &&
+      Array.isArray(entry.units) &&
+      entry.units.every((unit) => typeof unit === 'string') &&
+      (entry.access === 'public') === (entry.units.length === 0) &&
       typeof entry.immutable === 'boolean' &&
       isVariant(entry.br) &&
       isVariant(entry.gzip);
     if (!ok) fail(path, `its entry for ${key} is malformed`);
-    const unknown = entry.groups.find((group) => !policy.groupNames.includes(group));
+    const unknown = entry.units.find((unit) => !KNOWN_UNITS.has(unit));
     // A build labelled under another policy must not be served under this one.
     if (unknown !== undefined)
-      fail(path, `its entry for ${key} names the group "${unknown}", which the access policy does not define`);
+      fail(path, `its entry for ${key} names the unit "${unknown}", which the access policy does not define`);
   }
   const notFound = manifest.entries[manifest.notFound];
   if (!notFound || notFound.access !== 'public') fail(path, 'it has no public not-found page');

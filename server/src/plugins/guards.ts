@@ -86,7 +86,7 @@ export function guards(ctx: GuardContext) {
    * an API is guarded by the page it belongs to, so the two never disagree.
    */
   const requireGroups = (path: string, signIn: string, forbidden: string): Guard =>
-    requireReader(signIn, (reader) => canRead(reader.groups, path), forbidden);
+    requireReader(signIn, (reader) => canRead(reader.units, path), forbidden);
 
   return {
     sameOrigin,

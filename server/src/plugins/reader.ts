@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { COOKIE_PATH, GROUPS_HINT_COOKIE, SESSION_COOKIE } from '@portal/contract/names';
+import { COOKIE_PATH, GROUPS_HINT_COOKIE, SESSION_COOKIE, UNITS_HINT_COOKIE } from '@portal/contract/names';
 
 import type { Reader } from '../auth/identity.js';
 import { bearerToken, type ReaderOutcome, type ReaderResolver } from '../auth/reader.js';
@@ -37,7 +37,7 @@ declare module 'fastify' {
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-/** Sets and clears the session cookie and its groups hint, Secure wherever the portal is not on this machine. */
+/** Sets and clears the session cookie and its groups and units hints, Secure wherever the portal is not on this machine. */
 export function sessionCookies(config: Config) {
   const secure = (request: FastifyRequest): boolean =>
     config.production || !loopbackHosts.has(request.hostname.replace(/:\d+$/, '').toLowerCase());
@@ -53,12 +53,14 @@ export function sessionCookies(config: Config) {
       this.hint(request, reply, reader);
     },
     hint(request: FastifyRequest, reply: FastifyReply, reader: Reader): void {
-      void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), {
+      const options = {
         path: COOKIE_PATH,
         sameSite: 'lax',
         secure: secure(request),
         maxAge: config.session.maxAgeSeconds,
-      });
+      } as const;
+      void reply.setCookie(GROUPS_HINT_COOKIE, reader.groups.join('.'), options);
+      void reply.setCookie(UNITS_HINT_COOKIE, reader.units.join('.'), options);
     },
     clear(request: FastifyRequest, reply: FastifyReply): void {
       void reply.clearCookie(SESSION_COOKIE, {
@@ -68,6 +70,7 @@ export function sessionCookies(config: Config) {
         secure: secure(request),
       });
       void reply.clearCookie(GROUPS_HINT_COOKIE, { path: COOKIE_PATH, sameSite: 'lax', secure: secure(request) });
+      void reply.clearCookie(UNITS_HINT_COOKIE, { path: COOKIE_PATH, sameSite: 'lax', secure: secure(request) });
     },
   };
 }

@@ -28,7 +28,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
     async (request, reply) => {
       const reader = request.signedIn;
       const { path } = request.query as { path: string };
-      if (!reader || !canRead(reader.groups, path)) return reply.code(404).send({ error: 'No such page' });
+      if (!reader || !canRead(reader.units, path)) return reply.code(404).send({ error: 'No such page' });
       if (!store.readyNow) return reply.code(503).send({ error: 'Feedback is not available right now' });
       return { feedback: await feedbackOf(store.db, reader.uid, path) };
     },
@@ -44,7 +44,7 @@ export async function activityRoutes(app: FastifyInstance, ctx: GateContext): Pr
       const reader = request.signedIn;
       const body = request.body as FeedbackBody;
       // A page the reader may not read is answered as one that does not exist.
-      if (!reader || !canRead(reader.groups, body.path) || !ctx.site.lookup(body.path))
+      if (!reader || !canRead(reader.units, body.path) || !ctx.site.lookup(body.path))
         return reply.code(404).send({ error: 'No such page' });
       if (!store.readyNow) return reply.code(503).send({ error: 'Feedback is not available right now' });
       const comment = body.comment?.trim() || null;

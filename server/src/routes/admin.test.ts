@@ -5,6 +5,8 @@ import { Auth } from 'firebase-admin/auth';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
+import { unitsOfGroups } from '@portal/access';
+
 import { startPostgres, type RunningPostgres } from '../../../tools/lib/postgres.mjs';
 import { insertAuditEvents, queryAudit } from '../db/audit.js';
 import { openDatabase, type Database } from '../db/database.js';
@@ -91,6 +93,7 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     expect((await app.inject({ url: '/api/session', headers: { cookie } })).json()).toEqual({
       email,
       groups: ['partner'],
+      units: unitsOfGroups(['partner']),
     });
     const listed = await call(
       'GET',
@@ -128,6 +131,7 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     expect((await app.inject({ url: '/api/session', headers: { cookie } })).json()).toEqual({
       email,
       groups: ['partner'],
+      units: unitsOfGroups(['partner']),
     });
     const events = await trail(`reader=${encodeURIComponent(email)}&kind=invitation.accepted`);
     expect(events).toHaveLength(1);
@@ -429,8 +433,8 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     it('serves the admin page itself to administrators only', async () => {
       // The miniature site has no /admin page: the policy's answer is what counts.
       const { canRead } = await import('@portal/access');
-      expect(canRead(['staff'], '/admin')).toBe(false);
-      expect(canRead(['admin'], '/admin')).toBe(true);
+      expect(canRead(unitsOfGroups(['staff']), '/admin')).toBe(false);
+      expect(canRead(unitsOfGroups(['admin']), '/admin')).toBe(true);
     });
   });
 });

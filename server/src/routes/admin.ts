@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { policy } from '@portal/access';
+import { policy, unitsOfGroups } from '@portal/access';
 import {
   AuditPage,
   AuditQuery,
@@ -266,8 +266,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     const days = toCount(daysText, 3650) ?? 30;
     const to = new Date();
     const from = new Date(to.getTime() - days * 24 * 60 * 60 * 1000);
+    // A group's pages: those of the units the group reads.
+    const units = group === undefined ? null : unitsOfGroups([group]);
     const pages = ctx.site.pages
-      .filter((page) => page.access === 'private' && (group === undefined || page.groups.includes(group)))
+      .filter(
+        (page) => page.access === 'private' && (units === null || page.units.some((unit) => units.includes(unit))),
+      )
       .filter((page) => !page.url.startsWith(ADMIN_PATH))
       .map((page) => page.url);
     return { ...(await insights(store.db, { group, from, to, pages })), groups: policy.groups };

@@ -35,14 +35,14 @@ const SITE_NAME = 'Norigin Developer Docs';
 const SITE_SUMMARY =
   "Documentation of Norigin Media's TV front-end packages: the player manager with its player and tracking adapters, the UI toolkit, Norigin Spatial Navigation, the layout engine, the whitelabel setup, the reference and demo apps, and the front-end team's guidelines.";
 
-/** The groups a request reads with on an agent surface: null for anonymous (public only). */
-const groupsOf = (outcome: ReaderOutcome): readonly string[] | null =>
-  outcome.kind === 'reader' ? outcome.reader.groups : null;
+/** The units a request reads with on an agent surface: null for anonymous (public only). */
+const unitsOf = (outcome: ReaderOutcome): readonly string[] | null =>
+  outcome.kind === 'reader' ? outcome.reader.units : null;
 
 /** The llms.txt fragments a reader may read, in the policy's unit order. */
-function fragments(ctx: AgentContext, groups: readonly string[] | null, which: 'index' | 'full'): string[] {
+function fragments(ctx: AgentContext, units: readonly string[] | null, which: 'index' | 'full'): string[] {
   return accessUnits()
-    .filter((unit) => mayRead(groups, unit.readers))
+    .filter((unit) => mayRead(units, unit.readers))
     .map((unit) => ctx.site.lookup(`/llms/${unit.id}/${which}.md`)?.bodies.identity?.toString('utf8') ?? '')
     .filter((text) => text.trim() !== '');
 }
@@ -71,8 +71,8 @@ export function markdownFileFor(ctx: GateContext, path: string): SiteFile | unde
   return file && pageOfMarkdown(file.url) !== null ? file : undefined;
 }
 
-const readable = (groups: readonly string[] | null, file: SiteFile): boolean =>
-  file.access === 'public' || mayRead(groups, file.groups);
+const readable = (units: readonly string[] | null, file: SiteFile): boolean =>
+  file.access === 'public' || mayRead(units, file.units);
 
 /** Every tool only reads the documentation: no side effects, the same answer again, nothing outside the portal. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -116,7 +116,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       },
     },
     async ({ query, limit, version }) => {
-      const results = await ctx.search.search(reader.groups, query, limit ?? 8, version);
+      const results = await ctx.search.search(reader.units, query, limit ?? 8, version);
       const text =
         results.length === 0
           ? `No pages${version ? ` of version ${version}` : ''} match "${query}".`
@@ -136,7 +136,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     },
     async ({ path }) => {
       const file = markdownFileFor(ctx, path);
-      if (!file || !readable(reader.groups, file)) return notFound(path);
+      if (!file || !readable(reader.units, file)) return notFound(path);
       const page = pageOfMarkdown(file.url) ?? file.url;
       // Like every other page view: recorded unless AUDIT_PAGE_VIEWS=false turns them off.
       if (ctx.config.audit.pageViews) ctx.recordView(request, reader, ctx.site.lookup(page)?.url ?? page, 'mcp');
@@ -156,7 +156,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       content: [
         {
           type: 'text',
-          text: absoluteLinks(fragments(ctx, reader.groups, 'index').join('\n') || 'No pages.', originOf(ctx, request)),
+          text: absoluteLinks(fragments(ctx, reader.units, 'index').join('\n') || 'No pages.', originOf(ctx, request)),
         },
       ],
     }),
@@ -185,7 +185,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
           (candidate) =>
             candidate !== undefined &&
             candidate.url.toLowerCase().endsWith(wanted) &&
-            readable(reader.groups, candidate),
+            readable(reader.units, candidate),
         );
       if (!file) return notFound(`the changelog of ${name}`);
       const markdown = file.bodies.identity?.toString('utf8') ?? '';
@@ -239,12 +239,12 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       void reply.header('cache-control', 'private, no-store').header('vary', 'Cookie, Authorization');
       const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
-      const groups = groupsOf(outcome);
+      const units = unitsOf(outcome);
       const header =
         which === 'index'
-          ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${groups === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
+          ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${units === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
           : `# ${SITE_NAME}: the full text\n\n> ${SITE_SUMMARY}\n\n`;
-      const body = header + fragments(ctx, groups, which).join(which === 'index' ? '\n' : '\n---\n\n');
+      const body = header + fragments(ctx, units, which).join(which === 'index' ? '\n' : '\n---\n\n');
       return reply.type('text/plain; charset=utf-8').send(absoluteLinks(body, originOf(ctx, request)));
     });
   }
@@ -293,7 +293,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
       const { q, limit, version } = request.query as { q: string; limit?: string; version?: string };
-      const results = await ctx.search.search(groupsOf(outcome) ?? [], q, limit ? Number(limit) : 10, version);
+      const results = await ctx.search.search(unitsOf(outcome) ?? [], q, limit ? Number(limit) : 10, version);
       return { query: q, ...(version === undefined ? {} : { version }), results };
     },
   );

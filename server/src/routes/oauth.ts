@@ -2,7 +2,7 @@ import { parse as parseForm } from 'node:querystring';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { loginUrlFor, mayRead, policy } from '@portal/access';
+import { loginUrlFor, policy } from '@portal/access';
 import {
   AdminAppList,
   AdminAppQuery,
@@ -65,13 +65,13 @@ function pinOrigin(request: FastifyRequest, origin: string): void {
 /** Sections that are the portal's own pages, not documentation an assistant reads. */
 const APP_SECTIONS = new Set(['administration', 'account']);
 
-/** The labels of the documentation sections a reader's groups read (the open pages first), for the consent page. */
-function sectionsOf(groups: readonly string[]): string[] {
+/** The labels of the documentation units a reader holds (the open pages first), for the consent page. */
+function sectionsOf(units: readonly string[]): string[] {
   return [
     'the open pages',
-    ...policy.sections
-      .filter((section) => !APP_SECTIONS.has(section.name) && mayRead(groups, section.readers))
-      .map((section) => section.label),
+    ...policy.units
+      .filter((unit) => !APP_SECTIONS.has(unit.name) && units.includes(unit.name))
+      .map((unit) => unit.label),
   ];
 }
 
@@ -241,7 +241,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: GateContext): Promi
             clientId: client.clientId,
             redirectTo,
             email: reader.email,
-            sections: sectionsOf(reader.groups),
+            sections: sectionsOf(reader.units),
           }),
         );
       },

@@ -103,12 +103,12 @@ export class SiteSearch {
   }
 
   /**
-   * The pages a reader with `groups` (null: signed out) may read that match `query`, best
+   * The pages a reader holding `units` (null: signed out) may read that match `query`, best
    * first: the newest release of each synced package, or with `version` only the pages of
    * that release (`2.3.0`).
    */
-  async search(groups: readonly string[] | null, query: string, limit = 10, version?: string): Promise<SearchResult[]> {
-    const bundles = searchBundlesFor(groups);
+  async search(units: readonly string[] | null, query: string, limit = 10, version?: string): Promise<SearchResult[]> {
+    const bundles = searchBundlesFor(units);
     const instance = await this.instance(version === undefined ? bundles : releaseBundles(bundles));
     const found = (await searchPages(instance, query, { limit, version })) ?? [];
     return found.map((item) => {

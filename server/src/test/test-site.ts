@@ -9,7 +9,7 @@ import { writeManifest } from '@portal/built-site/write';
 /**
  * Writes a miniature prepared build (paths → contents) into a fresh temporary folder,
  * with its manifest. Pages are read by the readers of their route (the real policy);
- * other files as `fileReaders` says, else by the full-access groups.
+ * other files as `fileReaders` says, else by the readers of every unit (`all-units`).
  */
 export async function makeTestSite(
   files: Record<string, string | Buffer> = miniSite,
@@ -50,10 +50,10 @@ export const miniSite: Record<string, string> = {
   'docs/frontend-guidelines/GitFlow.md': `# GitFlow\n\n${STAFF_CANARY}\n`,
   'docs.md': '# Getting Started\n\nOpen to everyone.\n',
   'llms/public/index.md': '## Open to everyone\n\n- [Getting Started](/docs.md)\n',
-  'llms/admin+partner+staff/index.md': '## Layout engine\n\n- [Layout Engine](/docs/layout-engine.md)\n',
-  'llms/admin+staff/index.md': '## Internal\n\n- [GitFlow](/docs/frontend-guidelines/GitFlow.md)\n',
-  'llms/admin+partner+staff/full.md': `# Layout Engine\n\n${PRIVATE_CANARY}\n`,
-  'llms/admin+staff/full.md': `# GitFlow\n\n${STAFF_CANARY}\n`,
+  'llms/layout/index.md': '## Layout engine\n\n- [Layout Engine](/docs/layout-engine.md)\n',
+  'llms/internal/index.md': '## Internal\n\n- [GitFlow](/docs/frontend-guidelines/GitFlow.md)\n',
+  'llms/layout/full.md': `# Layout Engine\n\n${PRIVATE_CANARY}\n`,
+  'llms/internal/full.md': `# GitFlow\n\n${STAFF_CANARY}\n`,
   'llms/public/full.md': '# Getting Started\n\nOpen to everyone.\n',
   'assets/js/main.0f3c9a77.js': 'console.log("main");' + '/* shared runtime */'.repeat(40),
   'assets/js/1a2b3c4d.5e6f7a8b.js': `console.log(${JSON.stringify(PRIVATE_CANARY)});` + ' '.repeat(300),
@@ -68,18 +68,19 @@ export const miniSite: Record<string, string> = {
 export const miniSiteFileReaders: Record<string, Readers> = {
   '/404.html': 'public',
   '/assets/js/main.0f3c9a77.js': 'public',
-  '/assets/js/1a2b3c4d.5e6f7a8b.js': ['admin', 'partner', 'staff'],
-  '/assets/js/9f8e7d6c.5b4a3f2e.js': ['admin', 'staff'],
-  '/blog/rss.xml': ['admin', 'partner', 'staff'],
-  '/docs/layout-engine.md': ['admin', 'partner', 'staff'],
-  '/docs/frontend-guidelines/GitFlow.md': ['admin', 'staff'],
+  // Loaded by a layout page, and by layout and blog pages; loaded by an internal page.
+  '/assets/js/1a2b3c4d.5e6f7a8b.js': ['layout', 'blog'],
+  '/assets/js/9f8e7d6c.5b4a3f2e.js': ['internal'],
+  '/blog/rss.xml': ['blog'],
+  '/docs/layout-engine.md': ['layout'],
+  '/docs/frontend-guidelines/GitFlow.md': ['internal'],
   '/docs.md': 'public',
   '/llms/public/index.md': 'public',
   '/llms/public/full.md': 'public',
-  '/llms/admin+partner+staff/index.md': ['admin', 'partner', 'staff'],
-  '/llms/admin+partner+staff/full.md': ['admin', 'partner', 'staff'],
-  '/llms/admin+staff/index.md': ['admin', 'staff'],
-  '/llms/admin+staff/full.md': ['admin', 'staff'],
+  '/llms/layout/index.md': ['layout'],
+  '/llms/layout/full.md': ['layout'],
+  '/llms/internal/index.md': ['internal'],
+  '/llms/internal/full.md': ['internal'],
   '/img/logo.svg': 'public',
   '/sitemap.xml': 'public',
   '/robots.txt': 'public',

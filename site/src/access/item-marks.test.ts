@@ -15,36 +15,39 @@ const category = (href: string | undefined, items: PropSidebarItem[]): PropSideb
 
 describe('sidebarItemMark', () => {
   it('marks a link with the readers of its target', () => {
-    expect(sidebarItemMark(link('/docs/france24-demo/'))).toBe('portal-r-admin_staff');
-    expect(sidebarItemMark(link('/docs/layout-engine/CHANGELOG'))).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(link('/docs/france24-demo/'))).toBe('portal-r portal-r-internal');
+    expect(sidebarItemMark(link('/docs/layout-engine/CHANGELOG'))).toBe('portal-r portal-r-layout');
     expect(sidebarItemMark(link('/docs/Norigin-Spatial-Navigation/'))).toBe('portal-r-public');
   });
 
   it('reads the target without its query or hash', () => {
-    expect(sidebarItemMark(link('/docs/france24-demo/?tab=web#setup'))).toBe('portal-r-admin_staff');
+    expect(sidebarItemMark(link('/docs/france24-demo/?tab=web#setup'))).toBe('portal-r portal-r-internal');
   });
 
-  it('marks a category with everyone who may open something in it', () => {
+  /** The apps category's own unit, the demo app's and the internal France 24 demo's. */
+  const APPS = 'portal-r portal-r-apps portal-r-demo-app portal-r-internal';
+
+  it('marks a category with every unit that opens something in it', () => {
     // The Reference and Demo Apps category: partner-readable apps and the internal France 24 demo.
     const apps = category('/docs/category/reference-and-demo-apps', [
       link('/docs/demo-app/'),
       category(undefined, [link('/docs/france24-demo/')]),
     ]);
-    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(apps)).toBe(APPS);
   });
 
   it('gives an item inside a category its own mark after the category was marked, and the same again', () => {
     const france24 = category(undefined, [link('/docs/france24-demo/')]);
     const apps = category('/docs/category/reference-and-demo-apps', [link('/docs/demo-app/'), france24]);
-    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
-    expect(sidebarItemMark(france24)).toBe('portal-r-admin_staff');
-    expect(sidebarItemMark(apps)).toBe('portal-r-admin_partner_staff');
+    expect(sidebarItemMark(apps)).toBe(APPS);
+    expect(sidebarItemMark(france24)).toBe('portal-r portal-r-internal');
+    expect(sidebarItemMark(apps)).toBe(APPS);
     expect(sidebarItemMark(category(undefined, [{ type: 'html', value: '<hr>' }]))).toBeNull();
   });
 
   it('marks a category without a link of its own by what is below it', () => {
     expect(sidebarItemMark(category(undefined, [link('/docs/frontend-guidelines/Cypress')]))).toBe(
-      'portal-r-admin_staff',
+      'portal-r portal-r-internal',
     );
   });
 
@@ -70,16 +73,16 @@ describe('sidebarItemMark', () => {
 
 describe('linkMark', () => {
   it('marks internal links by their target and leaves external ones alone', () => {
-    expect(linkMark('/blog')).toBe('portal-r-admin_partner_staff');
-    expect(linkMark('/docs/support-documentation')).toBe('portal-r-admin_staff');
+    expect(linkMark('/blog')).toBe('portal-r portal-r-blog');
+    expect(linkMark('/docs/support-documentation')).toBe('portal-r portal-r-internal');
     expect(linkMark('https://www.linkedin.com/company/norigin-media')).toBeNull();
   });
 });
 
 describe('unionOfReaders', () => {
   it('is public when anything is, else every group once, sorted', () => {
-    expect(unionOfReaders([['staff'], 'public'])).toBe('public');
-    expect(unionOfReaders([['staff', 'admin'], ['partner', 'staff'], null])).toEqual(['admin', 'partner', 'staff']);
+    expect(unionOfReaders([['internal'], 'public'])).toBe('public');
+    expect(unionOfReaders([['layout', 'blog'], ['internal', 'blog'], null])).toEqual(['blog', 'internal', 'layout']);
     expect(unionOfReaders([null])).toBeNull();
   });
 });

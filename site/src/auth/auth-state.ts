@@ -1,8 +1,11 @@
 /** Who the reader is, as the components see it (the navbar, the login page, search). */
 export type AuthState =
   | { status: 'loading'; email?: undefined }
-  /** `groups`: the reader's groups (`staff`, `partner`, `admin`…), sorted; may be empty. */
-  | { status: 'signedIn'; email: string; groups: readonly string[] }
+  /**
+   * `groups`: the reader's groups (`staff`, `partner`, `admin`…), sorted; may be empty.
+   * `units`: the access units they hold (what they may read).
+   */
+  | { status: 'signedIn'; email: string; groups: readonly string[]; units: readonly string[] }
   | { status: 'signedOut'; email?: undefined };
 
 export interface AuthContextValue {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { RouteConfig } from 'react-router-config';
+import { unitsOfGroups } from '@portal/access';
 
 import { loginRedirectFor, noAccessReloadFor, prefetchDecision } from './guard';
 import { isAppRouteIn } from './route-match';
@@ -82,9 +83,19 @@ describe('loginRedirectFor', () => {
   });
 });
 
-const partner = { status: 'signedIn', email: 'partner@example.com', groups: ['partner'] } as const;
-const staff = { status: 'signedIn', email: 'dev@norigin.example', groups: ['staff'] } as const;
-const noGroups = { status: 'signedIn', email: 'someone@example.com', groups: [] } as const;
+const partner = {
+  status: 'signedIn',
+  email: 'partner@example.com',
+  groups: ['partner'],
+  units: unitsOfGroups(['partner']),
+} as const;
+const staff = {
+  status: 'signedIn',
+  email: 'dev@norigin.example',
+  groups: ['staff'],
+  units: unitsOfGroups(['staff']),
+} as const;
+const noGroups = { status: 'signedIn', email: 'someone@example.com', groups: [], units: [] } as const;
 
 describe('noAccessReloadFor', () => {
   it("loads a route outside the reader's groups in full, with its query and hash", () => {

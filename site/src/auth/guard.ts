@@ -41,7 +41,7 @@ export function noAccessReloadFor(
   { pathname, search, hash }: PageLocation,
   isAppRoute: IsAppRoute,
 ): string | null {
-  if (session.status !== 'signedIn' || canRead(session.groups, pathname) || !isAppRoute(pathname)) return null;
+  if (session.status !== 'signedIn' || canRead(session.units, pathname) || !isAppRoute(pathname)) return null;
   return pathname + search + hash;
 }
 
@@ -53,5 +53,5 @@ export function noAccessReloadFor(
 export function prefetchDecision(session: SessionState, pathname: string): 'load' | 'wait' | 'skip' {
   if (isPublicRoute(pathname)) return 'load';
   if (session.status === 'loading') return 'wait';
-  return session.status === 'signedIn' && canRead(session.groups, pathname) ? 'load' : 'skip';
+  return session.status === 'signedIn' && canRead(session.units, pathname) ? 'load' : 'skip';
 }

@@ -25,16 +25,16 @@ function classListOf(...initial: string[]): ClassList & { names: string[] } {
 }
 
 describe('readerClassesFor', () => {
-  it('names a signed-in reader and each of their groups', () => {
-    expect(readerClassesFor({ status: 'signedIn', email: 'a@b.c', groups: ['admin', 'staff'] })).toEqual([
-      'portal-signed-in',
-      'portal-g-admin',
-      'portal-g-staff',
-    ]);
+  it('names a signed-in reader, each of their groups and each unit they hold', () => {
+    expect(
+      readerClassesFor({ status: 'signedIn', email: 'a@b.c', groups: ['admin', 'staff'], units: ['account', 'blog'] }),
+    ).toEqual(['portal-signed-in', 'portal-g-admin', 'portal-g-staff', 'portal-u-account', 'portal-u-blog']);
   });
 
   it('marks a reader without groups as signed in, so every private item hides', () => {
-    expect(readerClassesFor({ status: 'signedIn', email: 'a@b.c', groups: [] })).toEqual(['portal-signed-in']);
+    expect(readerClassesFor({ status: 'signedIn', email: 'a@b.c', groups: [], units: [] })).toEqual([
+      'portal-signed-in',
+    ]);
   });
 
   it('says signed out only when the server said so', () => {
@@ -106,10 +106,10 @@ describe('keepReaderClasses', () => {
 
   it('replaces the guess with what the session answer says', () => {
     const page = setUp(['portal-signed-in', 'portal-g-partner']);
-    page.answer({ status: 'signedIn', email: 'a@b.c', groups: ['staff'] });
-    expect(page.classes()).toEqual(['portal-signed-in', 'portal-g-staff']);
+    page.answer({ status: 'signedIn', email: 'a@b.c', groups: ['staff'], units: ['internal'] });
+    expect(page.classes()).toEqual(['portal-signed-in', 'portal-g-staff', 'portal-u-internal']);
     page.rewrite('plugin-blog');
-    expect(page.classes()).toEqual(['plugin-blog', 'portal-signed-in', 'portal-g-staff']);
+    expect(page.classes()).toEqual(['plugin-blog', 'portal-signed-in', 'portal-g-staff', 'portal-u-internal']);
   });
 
   it('turns a stale guess into signed out when the server answers 401', () => {

@@ -1,7 +1,8 @@
 /**
  * The classes on the root element that say who the reader is, for the access styles
- * (`accessStyles()` in packages/access): `portal-signed-in` plus one `portal-g-<group>`
- * per group, or `portal-signed-out`. With neither, nothing is hidden and nothing is locked
+ * (`accessStyles()` in packages/access): `portal-signed-in` plus one `portal-u-<unit>`
+ * per unit they hold and one `portal-g-<group>` per group (the account page's first paint
+ * names the groups by these), or `portal-signed-out`. With neither, nothing is hidden and nothing is locked
  * (only with a malformed hint cookie, until the answer). The head script of
  * src/plugins/access-marks.ts sets a first guess from the `portal_groups` hint cookie
  * (signed out without one); the session answer replaces it here.
@@ -11,6 +12,7 @@ import type { SessionState } from './session-store';
 export const SIGNED_IN_CLASS = 'portal-signed-in';
 export const SIGNED_OUT_CLASS = 'portal-signed-out';
 export const GROUP_CLASS_PREFIX = 'portal-g-';
+export const UNIT_CLASS_PREFIX = 'portal-u-';
 
 /** The subset of DOMTokenList this module uses (a fake one in tests). */
 export interface ClassList {
@@ -22,7 +24,12 @@ export interface ClassList {
 }
 
 export function isReaderClass(name: string): boolean {
-  return name === SIGNED_IN_CLASS || name === SIGNED_OUT_CLASS || name.startsWith(GROUP_CLASS_PREFIX);
+  return (
+    name === SIGNED_IN_CLASS ||
+    name === SIGNED_OUT_CLASS ||
+    name.startsWith(GROUP_CLASS_PREFIX) ||
+    name.startsWith(UNIT_CLASS_PREFIX)
+  );
 }
 
 /**
@@ -31,7 +38,11 @@ export function isReaderClass(name: string): boolean {
  */
 export function readerClassesFor(session: SessionState): string[] | null {
   if (session.status === 'signedIn')
-    return [SIGNED_IN_CLASS, ...session.groups.map((group) => GROUP_CLASS_PREFIX + group)];
+    return [
+      SIGNED_IN_CLASS,
+      ...session.groups.map((group) => GROUP_CLASS_PREFIX + group),
+      ...session.units.map((unit) => UNIT_CLASS_PREFIX + unit),
+    ];
   if (session.status === 'signedOut' && session.confirmed) return [SIGNED_OUT_CLASS];
   return null;
 }

@@ -32,14 +32,21 @@ describe('loadSession', () => {
     );
   });
 
-  it('is signed in with the e-mail and the groups the server names', async () => {
-    await loadSession(async () => answer(200, { email: 'reader@example.com', groups: ['staff', 'admin'] }));
-    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: ['admin', 'staff'] });
+  it('is signed in with the e-mail, the groups and the units the server names', async () => {
+    await loadSession(async () =>
+      answer(200, { email: 'reader@example.com', groups: ['staff', 'admin'], units: ['internal', 'blog'] }),
+    );
+    expect(getSessionState()).toEqual({
+      status: 'signedIn',
+      email: 'reader@example.com',
+      groups: ['admin', 'staff'],
+      units: ['internal', 'blog'],
+    });
   });
 
   it('is signed in without groups when the server names none', async () => {
     await loadSession(async () => answer(200, { email: 'reader@example.com' }));
-    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: [] });
+    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: [], units: [] });
   });
 
   it('is signed out, for certain, when the server answers 401', async () => {
@@ -103,10 +110,17 @@ describe('loadSession with the page hint', () => {
   });
 
   it('asks the server when the hint says a session exists', async () => {
-    const fetchImpl = vi.fn(async () => answer(200, { email: 'reader@example.com', groups: ['partner'] }));
+    const fetchImpl = vi.fn(async () =>
+      answer(200, { email: 'reader@example.com', groups: ['partner'], units: ['blog'] }),
+    );
     await loadSession(fetchImpl, { cookie: 'portal_groups=partner', privatePage: false });
     expect(fetchImpl).toHaveBeenCalledTimes(1);
-    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: ['partner'] });
+    expect(getSessionState()).toEqual({
+      status: 'signedIn',
+      email: 'reader@example.com',
+      groups: ['partner'],
+      units: ['blog'],
+    });
   });
 });
 

@@ -4,12 +4,21 @@
  * server owns the session (an HttpOnly cookie); this only mirrors what `GET /api/session`
  * said. No Firebase code here: this module is in every page's bundle.
  */
-import { GROUP_NAME_PATTERN, GROUPS_HINT_COOKIE, MAX_GROUPS } from '@portal/contract/names';
+import {
+  GROUP_NAME_PATTERN,
+  GROUPS_HINT_COOKIE,
+  MAX_GROUPS,
+  MAX_UNITS,
+  UNIT_NAME_PATTERN,
+} from '@portal/contract/names';
 
 export type SessionState =
   | { status: 'loading' }
-  /** `groups`: the reader groups the server named (sorted, no repeats; empty when it named none). */
-  | { status: 'signedIn'; email: string; groups: readonly string[] }
+  /**
+   * `groups`: the reader groups the server named (sorted, no repeats; empty when it named
+   * none); `units`: the access units they hold, which decide what the site shows and searches.
+   */
+  | { status: 'signedIn'; email: string; groups: readonly string[]; units: readonly string[] }
   /**
    * `confirmed` is true when the server answered 401. It is false when the answer could
    * not be read (network error, a server without the session API, a 5xx): the navbar
@@ -84,6 +93,13 @@ export function groupsFromBody(groups: unknown): string[] {
   return [...new Set(groups)].sort();
 }
 
+/** The units in a session answer, checked as `groupsFromBody` checks groups (in the server's order). */
+export function unitsFromBody(units: unknown): string[] {
+  if (!Array.isArray(units) || units.length > MAX_UNITS) return [];
+  if (!units.every((name): name is string => typeof name === 'string' && UNIT_NAME_PATTERN.test(name))) return [];
+  return [...new Set(units)];
+}
+
 /** Reads the answer of `GET /api/session`; anything unexpected counts as unknown. */
 export async function sessionStateFromResponse(response: Response): Promise<SessionState> {
   if (response.status === 401) return { status: 'signedOut', confirmed: true };
@@ -91,7 +107,12 @@ export async function sessionStateFromResponse(response: Response): Promise<Sess
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string' && body.email) {
-      return { status: 'signedIn', email: body.email, groups: groupsFromBody('groups' in body ? body.groups : null) };
+      return {
+        status: 'signedIn',
+        email: body.email,
+        groups: groupsFromBody('groups' in body ? body.groups : null),
+        units: unitsFromBody('units' in body ? body.units : null),
+      };
     }
   } catch {
     // Not JSON, e.g. a development server that answers every path with the app's HTML.

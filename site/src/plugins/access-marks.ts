@@ -10,9 +10,9 @@ export interface HintDocument {
 }
 
 /**
- * Marks the root element with the groups the `portal_groups` cookie names, so the first
- * paint already hides what the reader may not open; the session answer confirms or
- * corrects it (src/auth/reader-classes.ts). Without the cookie the reader is signed out
+ * Marks the root element with the groups the `portal_groups` cookie names and the units
+ * the `portal_units` cookie names, so the first paint already hides what the reader may
+ * not open; the session answer confirms or corrects it (src/auth/reader-classes.ts). Without the cookie the reader is signed out
  * (the gate sets it with every session), so the first paint already shows the locks and
  * nothing moves when the page learns it. A malformed cookie marks nothing: then
  * everything shows until the answer. Inlined in every page's head by its source text, so
@@ -27,8 +27,13 @@ export function applyGroupsHint(doc: HintDocument): void {
   const groups = match[1].split('.');
   for (let index = 0; index < groups.length; index++) if (!/^[a-z0-9-]{1,32}$/.test(groups[index])) return;
   if (groups.length > 16) return;
+  const held = /(?:^|;\s*)portal_units=([^;]*)/.exec(doc.cookie);
+  const units = held ? held[1].split('.') : [];
+  for (let index = 0; index < units.length; index++) if (!/^[a-z][a-z0-9-]{0,47}$/.test(units[index])) return;
+  if (units.length > 256) return;
   doc.documentElement.classList.add('portal-signed-in');
   for (let index = 0; index < groups.length; index++) doc.documentElement.classList.add('portal-g-' + groups[index]);
+  for (let index = 0; index < units.length; index++) doc.documentElement.classList.add('portal-u-' + units[index]);
 }
 
 /** The inline head script: `applyGroupsHint` on the page's document, never throwing. */

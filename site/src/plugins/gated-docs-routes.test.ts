@@ -184,17 +184,9 @@ describe('gateDocsRoute', () => {
     expect(version.docsSidebars).toBe(sidebars);
   });
 
-  it('gives a partner-readable category page the facts of its partner-readable cards only', () => {
-    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cards).toEqual({
-      cards: {
-        '/docs/layout-engine/': {
-          description: 'Render CMS pages.',
-          version: '1.8.0',
-          platforms: ['tizen', 'webos', 'web'],
-        },
-      },
-      sections: [],
-    });
+  it('gives a category page no facts of a card in another unit: a reader of the page may not hold that unit', () => {
+    // The apps category is its own unit; the layout engine's card is the layout unit's.
+    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cards).toEqual({ cards: {}, sections: [] });
   });
 
   it('gives an internal category page the descriptions of its internal docs', () => {
@@ -204,13 +196,11 @@ describe('gateDocsRoute', () => {
     });
   });
 
-  it('lists a monorepo’s packages as a section of its category page, with their facts, and not its About this package', () => {
+  it('gives a monorepo’s category page the facts of its own unit’s cards, and no section of packages licensed apart', () => {
+    // Each UI-toolkit package is a unit of its own: the theme's facts stay on its own pages.
     expect(categoryProps('/docs/ui-toolkit')?.cards).toEqual({
-      cards: {
-        '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' },
-        '/docs/ui-toolkit-mono/packages/theme/': { description: 'Design tokens.', version: '2.3.1' },
-      },
-      sections: ['/docs/ui-toolkit-mono/'],
+      cards: { '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' } },
+      sections: [],
     });
   });
 

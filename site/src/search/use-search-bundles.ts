@@ -6,14 +6,14 @@ import { useAuth } from '@site/src/auth/AuthProvider';
 import { preloadSearch } from './pagefind';
 
 /**
- * The search bundles the reader may read (`searchBundlesFor` their groups; the public one
+ * The search bundles the reader may read (`searchBundlesFor` their units; the public one
  * signed out), or null while the session is not yet known.
  */
 export function useSearchBundles(): readonly string[] | null {
   const { state } = useAuth();
-  const groups = state.status === 'signedIn' ? state.groups : null;
+  const units = state.status === 'signedIn' ? state.units : null;
   const known = state.status !== 'loading';
-  return useMemo(() => (known ? searchBundlesFor(groups) : null), [known, groups]);
+  return useMemo(() => (known ? searchBundlesFor(units) : null), [known, units]);
 }
 
 /** How long after the page's load the search opens on its own, when the browser is idle. */

@@ -7,6 +7,7 @@ import {
   PUBLIC,
   policy,
   readersOf,
+  searchBundles,
   type CompiledPolicy,
   type Readers,
 } from '@portal/access';
@@ -305,12 +306,12 @@ export async function computeFileReaders(
     const byKey = new Map(unmatched.map((path) => [normalizeRoute(path) ?? path, path]));
     const list = [...byKey.values()].sort();
     throw new Error(
-      `${list.length} page(s) match no rule of the access policy (packages/access/policy.js), so nobody could be given them: ${list.join(', ')}. Add each to a section that a group reads, or to the public routes.`,
+      `${list.length} page(s) match no rule of the access policy (packages/access/policy.js), so nobody could be given them: ${list.join(', ')}. Add each to a unit that a group reads, or to the public routes.`,
     );
   }
 
-  // 4. Each search bundle is read by the readers of the pages it covers: its access unit's.
-  const units = new Map(accessUnits(compiled).map((unit) => [searchDir(unit.id), unit.readers]));
+  // 4. Each search bundle is read by its unit's readers; a shelf's by the readers of all its units.
+  const units = new Map(searchBundles(compiled).map((bundle) => [searchDir(bundle.id), bundle.readers]));
   for (const url of inputs.files) {
     const dir = /^\/(search\/[^/]+)\//.exec(url)?.[1];
     if (dir !== undefined) readers.set(url, units.get(dir) ?? compiled.fullAccess);

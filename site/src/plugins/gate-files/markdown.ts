@@ -402,12 +402,12 @@ export async function writeMarkdownPages(
   return written;
 }
 
-/** The heading a page is listed under in `llms.txt`: its section's label. */
+/** The heading a page is listed under in `llms.txt`: its unit's label. */
 function sectionLabel(permalink: string): { order: number; label: string } {
   const section = sectionOf(permalink);
   if (section === 'public') return { order: -1, label: 'Open to everyone' };
-  const index = policy.sections.findIndex((s) => s.name === section);
-  return { order: index, label: policy.sections[index]?.label ?? 'Other' };
+  const index = policy.units.findIndex((unit) => unit.name === section);
+  return { order: index, label: policy.units[index]?.label ?? 'Other' };
 }
 
 /**

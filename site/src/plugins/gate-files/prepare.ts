@@ -62,19 +62,21 @@ export async function writeGateManifest(
   return writeManifest(buildDir, readers, { concurrency: options.compressionConcurrency, compressionCache });
 }
 
-/** One line for the build log: files by readers, pages among them, how many precompressed. */
+/** One line for the build log: files public, of one unit and of several, pages among them, how many precompressed. */
 export function summarize(manifest: Manifest, seconds: number): string {
   const all = Object.values(manifest.entries);
   const byReaders = new Map<string, typeof all>();
+  const units = new Set<string>();
   for (const entry of all) {
-    const label = entry.access === 'public' ? 'public' : entry.groups.join('+');
+    for (const unit of entry.units) units.add(unit);
+    const label = entry.access === 'public' ? 'public' : entry.units.length === 1 ? 'of one unit' : 'of several units';
     byReaders.set(label, [...(byReaders.get(label) ?? []), entry]);
   }
   const counts = [...byReaders].map(
     ([label, entries]) => `${entries.length} ${label} (${entries.filter((e) => e.kind === 'page').length} pages)`,
   );
   return (
-    `Gate manifest: ${all.length} files: ${counts.join(', ')}; ` +
+    `Gate manifest: ${all.length} files in ${units.size} units: ${counts.join(', ')}; ` +
     `${all.filter((e) => e.br).length} precompressed, in ${seconds.toFixed(1)} s`
   );
 }

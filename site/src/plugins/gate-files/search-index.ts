@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-import { accessUnits, normalizeRoute, readersOf, unitId } from '@portal/access';
+import { normalizeRoute, PUBLIC, readersOf, searchBundles, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
 import { writeSearchBundle } from '@portal/built-site/write';
 import { BREADCRUMB_META, BREADCRUMB_SEPARATOR, countWords, WORDS_FILE } from '@portal/search';
@@ -186,10 +186,9 @@ async function writeIndex(
 /**
  * Builds the search indexes from the pages' server-rendered HTML (the full text, never an
  * empty shell): one bundle per access unit of the policy (`search/public`,
- * `search/admin+partner+staff`, …) over the searchable pages whose readers are exactly
- * that unit's. The gate serves each bundle to the unit's readers only; a reader's browser
- * loads the units they belong to and merges them, so it searches exactly the pages they
- * may read. Returns the number of pages in each unit.
+ * `search/player-core`, …) over the searchable pages of that unit. The gate serves each
+ * bundle to the unit's readers only; a reader's browser loads the units they hold and
+ * merges them, so it searches exactly the pages they may read. Returns the number of pages in each unit.
  */
 export async function buildSearchIndexes(
   buildDir: string,
@@ -200,8 +199,12 @@ export async function buildSearchIndexes(
 ): Promise<Record<string, number>> {
   await rm(join(buildDir, 'search'), { recursive: true, force: true });
   type Indexed = { url: string; html: string };
-  const byUnit = new Map<string, Indexed[]>(accessUnits().map((unit) => [unit.id, []]));
-  const olderByUnit = new Map<string, Indexed[]>(accessUnits().map((unit) => [unit.id, []]));
+  const bundles = searchBundles();
+  const byUnit = new Map<string, Indexed[]>(bundles.map((bundle) => [bundle.id, []]));
+  const olderByUnit = new Map<string, Indexed[]>(bundles.map((bundle) => [bundle.id, []]));
+  /** A page's unit → the bundles it goes into: its unit's, and each shelf's that holds the unit. */
+  const into = new Map<string, string[]>([[PUBLIC, [PUBLIC]]]);
+  for (const bundle of bundles) for (const unit of bundle.units) into.set(unit, [...(into.get(unit) ?? []), bundle.id]);
   const versionOf = new Map([...releaseVersions].map(([permalink, version]) => [normalizeRoute(permalink), version]));
   for (const page of pages) {
     const html = await readFile(join(buildDir, page.file), 'utf8');
@@ -213,10 +216,12 @@ export async function buildSearchIndexes(
     // together in the index and the snippets ("propTypeDefault").
     const spaced = html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>');
     const version = versionOf.get(normalizeRoute(page.url));
-    (isOlderReleasePage(html) ? olderByUnit : byUnit).get(unitId(readers))?.push({
+    const indexed = {
       url: canonicalPath(html) ?? page.url,
       html: withBreadcrumb(withReleaseFilter(spaced, options.rootSelector, version), options.rootSelector),
-    });
+    };
+    for (const bundle of into.get(unitId(readers)) ?? [])
+      (isOlderReleasePage(html) ? olderByUnit : byUnit).get(bundle)?.push(indexed);
   }
   // Pagefind starts only if a bundle is not in the cache.
   let loaded: Pagefind | undefined;
@@ -225,8 +230,18 @@ export async function buildSearchIndexes(
   if (used) await mkdir(used.dir, { recursive: true });
   try {
     const counts: Record<string, number> = {};
-    for (const [unit, unitPages] of byUnit)
+    // A unit without searchable pages still has a bundle (a reader's search merges every
+    // unit they hold); the first empty one is indexed, the others are copies of it.
+    let empty: string | undefined;
+    for (const [unit, unitPages] of byUnit) {
+      if (unitPages.length === 0 && empty !== undefined) {
+        await cp(join(buildDir, empty), join(buildDir, searchDir(unit)), { recursive: true });
+        counts[unit] = 0;
+        continue;
+      }
       counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options, used);
+      if (unitPages.length === 0) empty = searchDir(unit);
+    }
     // Older releases: a bundle beside the unit's, written only where the unit has some.
     for (const [unit, unitPages] of olderByUnit)
       if (unitPages.length > 0)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { compilePolicy, policyFile, type PolicyFile } from '@portal/access';
+import { ALL_UNITS, compilePolicy, policyFile, type PolicyFile } from '@portal/access';
 
 import {
   computeFileReaders,
@@ -17,8 +17,12 @@ import {
 import { DEFAULT_OPTIONS } from '../options';
 import { makeMiniBuild, MINI_CHUNKS } from './__fixtures__/mini-build';
 
-const PARTNER = ['admin', 'partner', 'staff'];
-const STAFF = ['admin', 'staff'];
+/** The units of the mini build's partner page (the layout engine), staff page (a guideline) and blog. */
+const PARTNER = ['layout'];
+const STAFF = ['internal'];
+const BLOG = ['blog'];
+/** The chunk the mini build's layout and guideline pages both load. */
+const SHARED = ['internal', 'layout'];
 const { alwaysPublic } = DEFAULT_OPTIONS;
 
 describe('who reads each file of a build', () => {
@@ -31,7 +35,7 @@ describe('who reads each file of a build', () => {
       '/docs/index.html': 'public',
       '/docs/layout-engine/index.html': PARTNER,
       '/docs/frontend-guidelines/GitFlow/index.html': STAFF,
-      '/blog/index.html': PARTNER,
+      '/blog/index.html': BLOG,
       '/404.html': 'public',
       // What every docs page needs, the public one included: public.
       [MINI_CHUNKS.docsRoot]: 'public',
@@ -44,9 +48,9 @@ describe('who reads each file of a build', () => {
       // A chunk that only the staff-only page loads, lazily, and the image it names.
       [MINI_CHUNKS.lazy]: STAFF,
       [MINI_CHUNKS.diagram]: STAFF,
-      // Loaded by a partner page and a staff page: the union of both.
-      [MINI_CHUNKS.shared]: PARTNER,
-      [MINI_CHUNKS.blogList]: PARTNER,
+      // Loaded by pages of several units: each of them.
+      [MINI_CHUNKS.shared]: SHARED,
+      [MINI_CHUNKS.blogList]: BLOG,
       // The login page and the SDK it imports lazily; the not-found page; the entry bundles.
       [MINI_CHUNKS.login]: 'public',
       [MINI_CHUNKS.sdk]: 'public',
@@ -55,13 +59,13 @@ describe('who reads each file of a build', () => {
       [MINI_CHUNKS.runtime]: 'public',
       [MINI_CHUNKS.styles]: 'public',
       '/img/logo.svg': 'public',
-      // No page loads these: by the section of their path, else the full-access groups.
-      '/blog/rss.xml': PARTNER,
-      '/img/unused.png': STAFF,
+      // No page loads these: by the unit of their path, else the unit of the full-access groups.
+      '/blog/rss.xml': BLOG,
+      '/img/unused.png': [ALL_UNITS],
       // Each search bundle: the readers of its access unit.
       '/search/public/pagefind.js': 'public',
-      '/search/admin+partner+staff/pagefind-entry.json': PARTNER,
-      '/search/admin+staff/pagefind-entry.json': STAFF,
+      '/search/layout/pagefind-entry.json': PARTNER,
+      '/search/internal/pagefind-entry.json': STAFF,
       '/robots.txt': 'public',
       '/sitemap.xml': 'public',
     });
@@ -72,8 +76,8 @@ describe('who reads each file of a build', () => {
     const { buildDir, generatedDir, files } = await makeMiniBuild();
     const older = [
       '/search/public/older/pagefind-entry.json',
-      '/search/admin+partner+staff/older/pagefind-entry.json',
-      '/search/admin+staff/older/fragment/en_1a2b3c.pf_fragment',
+      '/search/layout/older/pagefind-entry.json',
+      '/search/internal/older/fragment/en_1a2b3c.pf_fragment',
     ];
     const readers = await computeFileReaders({ buildDir, generatedDir, files: [...files, ...older], alwaysPublic });
     expect(older.map((url) => readers.get(url))).toEqual(['public', PARTNER, STAFF]);
@@ -95,14 +99,15 @@ describe('who reads each file of a build', () => {
     const closed = compilePolicy({
       ...file,
       public: { routes: ['/', '/login'], sections: [] },
-      sections: { ...file.sections, start: { paths: ['/docs/'] } },
+      units: { ...file.units, start: { paths: ['/docs/'] } },
       groups: { ...file.groups, partner: { ...partner, reads: [...partner.reads, 'start'] } },
     });
     const { buildDir, generatedDir, files } = await makeMiniBuild();
     const readers = await computeFileReaders({ buildDir, generatedDir, files, alwaysPublic }, closed);
-    expect(readers.get('/docs/index.html')).toEqual(PARTNER);
-    expect(readers.get(MINI_CHUNKS.docsRoot)).toEqual(PARTNER);
-    expect(readers.get(MINI_CHUNKS.versionMeta)).toEqual(PARTNER);
+    expect(readers.get('/docs/index.html')).toEqual(['start']);
+    // The docs root's chunks: every unit with a page below it.
+    expect(readers.get(MINI_CHUNKS.docsRoot)).toEqual(['internal', 'layout', 'start']);
+    expect(readers.get(MINI_CHUNKS.versionMeta)).toEqual(['internal', 'layout', 'start']);
     expect(readers.get(MINI_CHUNKS.gitflowMd)).toEqual(STAFF);
   });
 
@@ -148,11 +153,11 @@ describe('reading the route tree of routes.js', () => {
 });
 
 describe('combining readers', () => {
-  it('makes public win and unions groups', () => {
-    expect(unionReaders(undefined, ['staff'])).toEqual(['staff']);
-    expect(unionReaders(['staff'], ['admin', 'partner'])).toEqual(['admin', 'partner', 'staff']);
+  it('makes public win and unions units', () => {
+    expect(unionReaders(undefined, ['internal'])).toEqual(['internal']);
+    expect(unionReaders(['layout'], ['blog', 'internal'])).toEqual(['blog', 'internal', 'layout']);
     expect(unionReaders(['staff'], 'public')).toBe('public');
-    expect(unionReaders('public', ['staff'])).toBe('public');
+    expect(unionReaders('public', ['internal'])).toBe('public');
   });
 });
 

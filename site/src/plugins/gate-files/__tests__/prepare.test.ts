@@ -5,14 +5,16 @@ import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { searchBundles } from '@portal/access';
 import { MANIFEST_FILE, type Manifest } from '@portal/built-site';
 
 import { DEFAULT_OPTIONS } from '../options';
 import { writeGateManifest, writePageDerivatives } from '../prepare';
 import { makeMiniBuild, MINI_CHUNKS, STAFF_TEXT } from './__fixtures__/mini-build';
 
-const PARTNER = ['admin', 'partner', 'staff'];
-const STAFF = ['admin', 'staff'];
+/** The units of the mini build's partner page (the layout engine) and staff page (a guideline). */
+const PARTNER = ['layout'];
+const STAFF = ['internal'];
 
 describe('preparing a build for the gate', () => {
   it('indexes, twins and labels every page for exactly its readers, and lists every file', async () => {
@@ -20,7 +22,7 @@ describe('preparing a build for the gate', () => {
     const derived = await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
     // One searchable page in each unit: the bundle of a unit holds its own pages only.
     expect(derived).toMatchObject({
-      searchPages: { public: 1, 'admin+partner+staff': 1, 'admin+staff': 1 },
+      searchPages: { public: 1, layout: 1, internal: 1 },
       markdownPages: 3,
     });
     const manifest = await writeGateManifest(buildDir, generatedDir, DEFAULT_OPTIONS);
@@ -29,7 +31,7 @@ describe('preparing a build for the gate', () => {
     );
     const readers = (key: string): string[] | 'public' | undefined => {
       const entry = manifest.entries[key];
-      return entry && (entry.access === 'public' ? 'public' : entry.groups);
+      return entry && (entry.access === 'public' ? 'public' : entry.units);
     };
     expect(readers('/docs')).toBe('public');
     expect(readers('/docs/layout-engine')).toEqual(PARTNER);
@@ -39,19 +41,19 @@ describe('preparing a build for the gate', () => {
     expect(readers('/docs.md')).toBe('public');
     expect(readers('/docs/frontend-guidelines/gitflow.md')).toEqual(STAFF);
     expect(readers('/llms/public/full.md')).toBe('public');
-    expect(readers('/llms/admin+staff/full.md')).toEqual(STAFF);
-    expect(await readFile(join(buildDir, 'llms', 'admin+staff', 'full.md'), 'utf8')).toContain(STAFF_TEXT);
+    expect(readers('/llms/internal/full.md')).toEqual(STAFF);
+    expect(await readFile(join(buildDir, 'llms', 'internal', 'full.md'), 'utf8')).toContain(STAFF_TEXT);
     expect(await readFile(join(buildDir, 'llms', 'public', 'full.md'), 'utf8')).not.toContain(STAFF_TEXT);
     // Search bundles: by their unit; Pagefind's own ready-made interfaces are not shipped.
     expect(readers('/search/public/pagefind.js')).toBe('public');
-    const staffBundle = Object.values(manifest.entries).filter((entry) => entry.url.startsWith('/search/admin+staff/'));
+    const staffBundle = Object.values(manifest.entries).filter((entry) => entry.url.startsWith('/search/internal/'));
     expect(staffBundle.length).toBeGreaterThan(2);
-    expect(staffBundle.every((entry) => entry.access === 'private' && entry.groups.join() === STAFF.join())).toBe(true);
+    expect(staffBundle.every((entry) => entry.access === 'private' && entry.units.join() === STAFF.join())).toBe(true);
     expect(Object.keys(manifest.entries).some((key) => /pagefind-(component-|modular-)?ui/.test(key))).toBe(false);
     // Files no page loads: robots.txt and the sitemap by the options, the feed by its section.
     expect(readers('/robots.txt')).toBe('public');
     expect(readers('/sitemap.xml')).toBe('public');
-    expect(readers('/blog/rss.xml')).toEqual(PARTNER);
+    expect(readers('/blog/rss.xml')).toEqual(['blog']);
   });
 
   it('starts a rerun from the files Docusaurus wrote', async () => {
@@ -103,7 +105,10 @@ describe('preparing a build for the gate', () => {
     const first = await makeMiniBuild();
     await writePageDerivatives(first.buildDir, first.generatedDir, DEFAULT_OPTIONS, { search: cache, markdown: twins });
     const kept = await readdir(cache.dir);
-    expect(kept.length).toBe(4); // one per unit, the administrators' (no pages) too
+    // One per set of pages: public, layout (and the partners' shelf, the same pages), internal,
+    // staff's and administrators' shelves (the same pages), and one empty bundle the other units copy.
+    expect(kept.length).toBe(5);
+    expect(await readdir(join(first.buildDir, 'search'))).toHaveLength(searchBundles().length);
 
     // The next build: the partner page changed, the others did not. A file added to every
     // kept bundle shows which ones the build copied rather than indexed.
@@ -118,20 +123,21 @@ describe('preparing a build for the gate', () => {
       search: cache,
       markdown: twins,
     });
-    expect(derived.searchPages).toMatchObject({ public: 1, 'admin+partner+staff': 1, 'admin+staff': 1 });
-    for (const unit of ['public', 'admin+staff']) {
+    expect(derived.searchPages).toMatchObject({ public: 1, layout: 1, internal: 1 });
+    for (const unit of ['public', 'internal']) {
       const files = await bundleFiles(second.buildDir, unit);
       expect(files['kept.txt']).toBeDefined();
       delete files['kept.txt'];
       expect(files).toEqual(await bundleFiles(first.buildDir, unit));
     }
-    const partner = await bundleFiles(second.buildDir, 'admin+partner+staff');
+    const partner = await bundleFiles(second.buildDir, 'layout');
     expect(partner['kept.txt']).toBeUndefined();
-    expect(partner).not.toEqual(await bundleFiles(first.buildDir, 'admin+partner+staff'));
+    expect(partner).not.toEqual(await bundleFiles(first.buildDir, 'layout'));
     // The changed unit's old bundle is gone from the cache, its new one is there.
+    // The layout bundle and the shelves that hold it: two sets of pages changed.
     const now = await readdir(cache.dir);
-    expect(now.length).toBe(4);
-    expect(now.filter((name) => !kept.includes(name)).length).toBe(1);
+    expect(now.length).toBe(5);
+    expect(now.filter((name) => !kept.includes(name)).length).toBe(2);
 
     // Another Pagefind (the salt) indexes everything again.
     const third = await makeMiniBuild();

@@ -184,8 +184,8 @@ export async function makeMiniBuild(
     '/robots.txt': 'User-agent: *',
     '/sitemap.xml': '<urlset/>',
     '/search/public/pagefind.js': 'pf();',
-    '/search/admin+partner+staff/pagefind-entry.json': '{}',
-    '/search/admin+staff/pagefind-entry.json': '{}',
+    '/search/layout/pagefind-entry.json': '{}',
+    '/search/internal/pagefind-entry.json': '{}',
     ...Object.fromEntries(extraPages.map((path) => [`${path.replace(/\/?$/, '/')}index.html`, html(path)])),
   };
   for (const [url, content] of Object.entries(files)) await write(join(buildDir, url), content);

@@ -1,0 +1,121 @@
+import { describe, expect, it, vi } from 'vitest';
+
+import { ALL_UNITS, unitsOfGroups } from '@portal/access';
+
+import type { AccessData } from '../db/licences.js';
+import { sharedState } from '../shared.js';
+import { Licences } from './licences.js';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-11-27T12:00:00Z');
+
+function licencesAt(clock: () => number, data: Partial<AccessData> = {}): Licences {
+  const licences = new Licences({
+    db: () => null,
+    shared: sharedState(null, { warn: () => undefined }),
+    log: { error: () => undefined },
+    clock,
+  });
+  licences.use({ organisations: [], licences: [], groups: [], memberships: [], ...data });
+  return licences;
+}
+
+const northwind = {
+  id: 'northwind',
+  name: 'Northwind Broadcasting',
+  domains: ['northwind.example'],
+  contact: null,
+  createdAt: new Date(NOW - 10 * DAY),
+};
+const licence = (units: string[], endsAt: Date | null = null, id = units.join(',')) => ({
+  id,
+  organisationId: 'northwind',
+  units,
+  endsAt,
+  createdAt: new Date(NOW - DAY),
+  createdBy: 'admin@norigin.example',
+});
+const account = (email: string, groups: string[] = [], emailVerified = true) => ({ email, emailVerified, groups });
+
+describe("a reader's units", () => {
+  it("are the policy groups' units when no data names them", () => {
+    const licences = licencesAt(() => NOW);
+    expect(licences.unitsOf(account('dev@elsewhere.example', ['partner'])).units).toEqual(unitsOfGroups(['partner']));
+    expect(licences.unitsOf(account('dev@elsewhere.example')).units).toEqual([]);
+  });
+
+  it("add their organisation's live licences, by verified e-mail domain, with the account page", () => {
+    const licences = licencesAt(() => NOW, {
+      organisations: [northwind],
+      licences: [licence(['player-core', 'player-adapter-shaka']), licence(['blog'], new Date(NOW - 1))],
+    });
+    const reader = licences.unitsOf(account('Dev@Northwind.example'));
+    expect(reader.units).toEqual(['account', 'player-core', 'player-adapter-shaka']);
+    expect(reader.organisation).toBe('northwind');
+    // An address the identity service has not verified proves nothing about its domain.
+    expect(licences.unitsOf(account('dev@northwind.example', [], false)).units).toEqual([]);
+  });
+
+  it('follow a membership before the domain, and the groups administrators made', () => {
+    const licences = licencesAt(() => NOW, {
+      organisations: [northwind, { ...northwind, id: 'lumen', name: 'Lumen', domains: ['lumen.example'] }],
+      licences: [licence(['player-core']), { ...licence(['layout']), organisationId: 'lumen' }],
+      groups: [{ name: 'player-basic', label: 'Player basics', units: ['player', 'tracking-manager'] }],
+      memberships: [{ email: 'moved@northwind.example', organisationId: 'lumen', groups: ['player-basic', 'gone'] }],
+    });
+    const reader = licences.unitsOf(account('moved@northwind.example'));
+    expect(reader.organisation).toBe('lumen');
+    expect(reader.units).toEqual(['account', 'player', 'tracking-manager', 'layout']);
+    // A group that no longer exists gives nothing.
+    expect(reader.groups).toEqual(['player-basic']);
+  });
+
+  it('skip a unit the policy no longer has: the grant stays, orphaned, and reads nothing', () => {
+    const licences = licencesAt(() => NOW, {
+      organisations: [northwind],
+      licences: [licence(['player-adapter-flash', 'blog'])],
+    });
+    expect(licences.unitsOf(account('dev@northwind.example')).units).toEqual(['account', 'blog']);
+    expect(licences.unitsOf(account('dev@northwind.example')).units).not.toContain('player-adapter-flash');
+  });
+
+  it('keep the unit of files no page loads for the groups that read every unit', () => {
+    const licences = licencesAt(() => NOW);
+    expect(licences.unitsOf(account('reader@norigin.example', ['staff'])).units).toContain(ALL_UNITS);
+  });
+});
+
+describe('a licence that ends', () => {
+  it('stops reading at its end, and the version changes then without a reload', () => {
+    vi.useFakeTimers({ now: NOW });
+    try {
+      const licences = licencesAt(() => Date.now(), {
+        organisations: [northwind],
+        licences: [licence(['player-core'], new Date(NOW + 30_000))],
+      });
+      const before = licences.version;
+      expect(licences.unitsOf(account('dev@northwind.example')).units).toContain('player-core');
+      vi.advanceTimersByTime(30_001);
+      expect(licences.version).toBe(before + 1);
+      expect(licences.unitsOf(account('dev@northwind.example')).units).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('a change on another replica', () => {
+  it('is read again when the shared state broadcasts it', async () => {
+    const shared = sharedState(null, { warn: () => undefined });
+    const reads: number[] = [];
+    const licences = new Licences({
+      db: () => ({ query: async () => (reads.push(1), []) }) as never,
+      shared,
+      log: { error: () => undefined },
+    });
+    await shared.broadcast({ access: '1' });
+    await vi.waitFor(() => expect(licences.ready).toBe(true));
+    // One query per table.
+    expect(reads).toHaveLength(4);
+  });
+});

@@ -1,0 +1,191 @@
+import { policy, unitsOfGroups, withShelves, type CompiledPolicy } from '@portal/access';
+
+import {
+  emptyAccessData,
+  loadAccessData,
+  type AccessData,
+  type AccessGroup,
+  type Licence,
+  type Organisation,
+} from '../db/licences.js';
+import type { Database } from '../db/database.js';
+import type { SharedState } from '../shared.js';
+
+/** An account as the identity service describes it, with the groups the policy gives it. */
+export interface AccountAccess {
+  email: string;
+  emailVerified: boolean;
+  /** The policy's groups: the custom claim and the e-mail-domain rules (`groupsOfAccount`). */
+  groups: readonly string[];
+}
+
+/** What a reader may read, and why. */
+export interface ReaderAccess {
+  /** The policy's groups and the administrators' groups the reader is a member of. */
+  groups: readonly string[];
+  /** Every unit the reader holds, in the policy's order; empty: no access. */
+  units: readonly string[];
+  /** The reader's organisation, or null. */
+  organisation: string | null;
+}
+
+/** The longest `setTimeout` Node keeps (about 24.8 days); a later end is looked at again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const UNIT_ACCOUNT = 'account';
+
+/**
+ * Who reads which unit, as data: organisations and their licences, the groups
+ * administrators made and each reader's membership, held in memory and read again from the
+ * database whenever any replica changes them (the shared state's broadcast). `unitsOf` is
+ * what the identity service asks for each account it vouches for; `version` changes with
+ * every load and every licence's end, and the identity service works a cached reader's
+ * units out again when it has, so a grant, a withdrawal or an end takes effect on the
+ * reader's next request.
+ */
+export class Licences {
+  private data: AccessData = emptyAccessData();
+  private byDomain = new Map<string, Organisation>();
+  private byEmail = new Map<string, AccessData['memberships'][number]>();
+  private licencesOf = new Map<string, Licence[]>();
+  private groupsByName = new Map<string, AccessGroup>();
+  private expiry: NodeJS.Timeout | null = null;
+  private loaded = false;
+  /** Bumped at every change of what the data gives: a load, or a licence that ended. */
+  version = 0;
+
+  constructor(
+    private readonly options: {
+      /** The database once its schema is ready; null before. */
+      db: () => Database | null;
+      shared: SharedState;
+      log: { error(object: Record<string, unknown>, message: string): void };
+      clock?: () => number;
+      compiled?: CompiledPolicy;
+    },
+  ) {
+    options.shared.onBroadcast(({ access }) => {
+      if (access) void this.reload();
+    });
+  }
+
+  private now(): number {
+    return (this.options.clock ?? Date.now)();
+  }
+
+  private get compiled(): CompiledPolicy {
+    return this.options.compiled ?? policy;
+  }
+
+  /** Whether the data has been read from the database at least once. */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  /** Everything, as last read (for the administration API). */
+  get snapshot(): AccessData {
+    return this.data;
+  }
+
+  /** Reads the data again from the database (a no-op, false, while it is not ready). */
+  async reload(): Promise<boolean> {
+    const db = this.options.db();
+    if (db === null) return false;
+    try {
+      this.use(await loadAccessData(db));
+      this.loaded = true;
+      return true;
+    } catch (error) {
+      this.options.log.error({ err: error }, 'could not read the organisations and licences');
+      return false;
+    }
+  }
+
+  /** Tells every replica (this one included) to read the data again: after any change an administrator makes. */
+  async changed(): Promise<void> {
+    await this.reload();
+    await this.options.shared.broadcast({ access: String(this.version) });
+  }
+
+  /** Takes `data` as the truth now (tests, and `reload`). */
+  use(data: AccessData): void {
+    this.data = data;
+    this.byDomain = new Map(
+      data.organisations.flatMap((organisation) => organisation.domains.map((domain) => [domain, organisation])),
+    );
+    this.byEmail = new Map(data.memberships.map((membership) => [membership.email, membership]));
+    this.licencesOf = new Map();
+    for (const licence of data.licences)
+      this.licencesOf.set(licence.organisationId, [...(this.licencesOf.get(licence.organisationId) ?? []), licence]);
+    this.groupsByName = new Map(data.groups.map((group) => [group.name, group]));
+    this.scheduleExpiry();
+    this.bump();
+  }
+
+  private bump(): void {
+    this.version += 1;
+  }
+
+  /** Wakes at the next licence end, so what it gave stops at once, not at the next change. */
+  private scheduleExpiry(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = null;
+    const now = this.now();
+    const next = Math.min(
+      ...this.data.licences.map((licence) => licence.endsAt?.getTime() ?? Infinity).filter((end) => end > now),
+    );
+    if (!Number.isFinite(next)) return;
+    this.expiry = setTimeout(
+      () => {
+        this.scheduleExpiry();
+        this.bump();
+      },
+      Math.min(next - now + 1, MAX_TIMER_MS),
+    );
+    this.expiry.unref();
+  }
+
+  /** Whether a licence reads now: it has not ended. */
+  isLive(licence: Licence): boolean {
+    return licence.endsAt === null || licence.endsAt.getTime() > this.now();
+  }
+
+  /** The organisation of an account: its membership's, else its verified e-mail's domain's. */
+  organisationOf(email: string, emailVerified: boolean): Organisation | null {
+    const address = email.toLowerCase();
+    const placed = this.byEmail.get(address)?.organisationId;
+    if (placed) return this.data.organisations.find((organisation) => organisation.id === placed) ?? null;
+    if (!emailVerified) return null;
+    return this.byDomain.get(address.slice(address.lastIndexOf('@') + 1)) ?? null;
+  }
+
+  /**
+   * The groups and units of an account: the policy's groups' units, the units of the
+   * administrators' groups it is a member of, and its organisation's live licences. A unit
+   * the policy no longer has is skipped (its grant stays, orphaned, and reads nothing). Any
+   * unit at all brings the account page with it.
+   */
+  unitsOf(account: AccountAccess): ReaderAccess {
+    const compiled = this.compiled;
+    const membership = this.byEmail.get(account.email.toLowerCase());
+    const memberGroups = (membership?.groups ?? []).filter((name) => this.groupsByName.has(name));
+    const organisation = this.organisationOf(account.email, account.emailVerified);
+    const held = new Set(unitsOfGroups(account.groups, compiled));
+    for (const name of memberGroups) for (const unit of this.groupsByName.get(name)?.units ?? []) held.add(unit);
+    if (organisation)
+      for (const licence of this.licencesOf.get(organisation.id) ?? [])
+        if (this.isLive(licence)) for (const unit of licence.units) held.add(unit);
+    if (held.size > 0) held.add(UNIT_ACCOUNT);
+    const units = withShelves(held, compiled);
+    return {
+      groups: [...account.groups, ...memberGroups],
+      units,
+      organisation: organisation?.id ?? null,
+    };
+  }
+
+  close(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = null;
+  }
+}
