@@ -4,12 +4,11 @@ import { LRUCache } from 'lru-cache';
 
 import { groupsOfAccount, unitsOfGroups } from '@portal/access';
 
-import type { AccountAccess, ReaderAccess } from './licences.js';
-
 import type { IdentityConfig } from '../config.js';
 import { sharedState, type SharedState } from '../shared.js';
 import { AuthError, classify } from './errors.js';
 import { firebaseAuth } from './firebase.js';
+import type { AccountAccess, ReaderAccess } from './licences.js';
 
 /** A reader the identity service vouches for, with the groups the access policy gives them. */
 export interface Reader {
