@@ -184,9 +184,12 @@ describe('gateDocsRoute', () => {
     expect(version.docsSidebars).toBe(sidebars);
   });
 
-  it('gives a category page no facts of a card in another unit: a reader of the page may not hold that unit', () => {
+  it("gives a category page a card of another unit's version and platforms, never its description", () => {
     // The apps category is its own unit; the layout engine's card is the layout unit's.
-    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cards).toEqual({ cards: {}, sections: [] });
+    expect(categoryProps('/docs/category/reference-and-demo-apps')?.cards).toEqual({
+      cards: { '/docs/layout-engine/': { version: '1.8.0', platforms: ['tizen', 'webos', 'web'] } },
+      sections: [],
+    });
   });
 
   it('gives an internal category page the descriptions of its internal docs', () => {
@@ -196,11 +199,14 @@ describe('gateDocsRoute', () => {
     });
   });
 
-  it('gives a monorepo’s category page the facts of its own unit’s cards, and no section of packages licensed apart', () => {
-    // Each UI-toolkit package is a unit of its own: the theme's facts stay on its own pages.
+  it('lists a monorepo’s packages as a section of its category page, with the descriptions of its own unit only', () => {
+    // Each UI-toolkit package is a unit of its own: the theme's description stays on its own pages.
     expect(categoryProps('/docs/ui-toolkit')?.cards).toEqual({
-      cards: { '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' } },
-      sections: [],
+      cards: {
+        '/docs/ui-toolkit-mono/': { description: 'Focus-aware components.', version: '2.3.1' },
+        '/docs/ui-toolkit-mono/packages/theme/': { version: '2.3.1' },
+      },
+      sections: ['/docs/ui-toolkit-mono/'],
     });
   });
 

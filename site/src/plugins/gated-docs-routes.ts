@@ -126,7 +126,13 @@ function hrefOf(item: PropSidebarItem): string | undefined {
   return item.type === 'html' ? undefined : item.href;
 }
 
-/** Everything a card's page says that a card shows, when every reader of the category page may read it. */
+/**
+ * What a card shows of its page: everything (its description too) when every reader of
+ * the category page may read that page; on a private category page, a card of another unit
+ * shows its catalogue facts only (version and platforms, like the name and the npm name
+ * the sidebar and the package table already give), never its description, since a reader
+ * of the page may not hold the card's unit; on a public page, nothing of a private page.
+ */
 function factsFor(
   href: string,
   docsByPermalink: ReadonlyMap<string, DocFacts>,
@@ -134,19 +140,22 @@ function factsFor(
   readersOfPath: ReadersOf,
 ): CardFacts | null {
   const doc = docsByPermalink.get(href);
-  if (!doc || !readersCover(readersOfPath(doc.permalink), pageReaders)) return null;
-  return {
-    ...(doc.description !== '' && { description: doc.description }),
+  if (!doc) return null;
+  const readers = readersOfPath(doc.permalink);
+  const covered = readersCover(readers, pageReaders);
+  if (!covered && (readers === null || pageReaders === null || pageReaders === PUBLIC)) return null;
+  const facts = {
+    ...(covered && doc.description !== '' && { description: doc.description }),
     ...(doc.version !== undefined && { version: doc.version }),
     ...(doc.platforms !== undefined && doc.platforms.length > 0 && { platforms: doc.platforms }),
   };
+  return covered || Object.keys(facts).length > 0 ? facts : null;
 }
 
 /**
  * What the cards of a category page show (its direct items), and the package groups of
  * those items it lists as sections: a group (a category without a page, "packages") shows
- * when every reader of the page may read every package in it, so no card in a section
- * lacks its description for one reader and has it for another.
+ * when the page may show facts of every package in it (`factsFor`).
  */
 export function categoryCardsFor(
   permalink: string,
