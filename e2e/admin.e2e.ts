@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 
+import { unitsOfGroups } from '@portal/access';
+
 import { expect, hydrated, signInWithEmail, test } from './fixtures';
 import { adminReader, emulatorReaders, signedInContext as signedIn } from './readers';
 
@@ -66,7 +68,11 @@ test.describe('the administration page', () => {
     await signInWithEmail(readerPage, email, 'first-light-42');
     await expect(readerPage).toHaveURL(/\/docs\/whitelabel\/$/);
     expect((await readerPage.request.get('/api/session')).status()).toBe(200);
-    expect(await (await readerPage.request.get('/api/session')).json()).toEqual({ email, groups: ['partner'] });
+    expect(await (await readerPage.request.get('/api/session')).json()).toEqual({
+      email,
+      groups: ['partner'],
+      units: unitsOfGroups(['partner']),
+    });
     expect((await readerPage.goto('/docs/frontend-guidelines/'))?.status()).toBe(403);
     await reader.close();
   });

@@ -18,18 +18,18 @@ interface Entry {
   url: string;
   kind: 'page' | 'file';
   access: 'public' | 'private';
-  groups: string[];
+  units: string[];
 }
 
 const manifest = JSON.parse(readFileSync(new URL('../site/build/portal-manifest.json', import.meta.url), 'utf8')) as {
   entries: Record<string, Entry>;
 };
 
-/** The pages a reader in `groups` may open: public ones, and private ones naming one of their groups. */
-function pagesFor(groups: readonly string[]): string[] {
+/** The pages a reader holding `units` may open: public ones, and private ones of one of their units. */
+function pagesFor(units: readonly string[]): string[] {
   return Object.values(manifest.entries)
     .filter((entry) => entry.kind === 'page')
-    .filter((entry) => entry.access === 'public' || entry.groups.some((group) => groups.includes(group)))
+    .filter((entry) => entry.access === 'public' || entry.units.some((unit) => units.includes(unit)))
     .map((entry) => entry.url)
     .sort();
 }
@@ -93,8 +93,8 @@ test.describe('on a phone', () => {
     test(`a ${role} reader sees every page they may read fit the screen`, async ({ browser, baseURL }) => {
       const { context, page } = await signedInContext(browser, String(baseURL), reader);
       await page.setViewportSize(PHONE);
-      const { groups } = (await (await page.request.get('/api/session')).json()) as { groups: string[] };
-      await walk(page, pagesFor(groups));
+      const { units } = (await (await page.request.get('/api/session')).json()) as { units: string[] };
+      await walk(page, pagesFor(units));
       await context.close();
     });
   }

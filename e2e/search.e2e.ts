@@ -348,6 +348,8 @@ test.describe('a signed-out reader', () => {
   test('reads every file of the public search bundle, and none names a private page or holds its words', async ({
     request,
   }) => {
+    // Every private bundle is read from disk (one per unit) and every public file through the gate.
+    test.setTimeout(3 * 60_000);
     const privateOnes = await privatePages();
     // Enough to mean something: the build indexes dozens of private pages.
     expect(privateOnes.urls.length).toBeGreaterThan(10);

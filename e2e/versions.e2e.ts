@@ -81,7 +81,10 @@ test.describe('a synced package in versions', () => {
     expect(older.status()).toBe(200);
     expect(await older.text()).toContain('README of `@noriginmedia/norigin-spatial-navigation` **2.3.0**');
     const index = await (await request.get('/llms.txt')).text();
-    expect(index).toContain('[Norigin Spatial Navigation 2.3.0](/docs/Norigin-Spatial-Navigation/2.3.0.md)');
+    // Absolute links, at the address the portal answers on.
+    expect(index).toMatch(
+      /\[Norigin Spatial Navigation 2\.3\.0\]\(https?:\/\/[^/)]+\/docs\/Norigin-Spatial-Navigation\/2\.3\.0\.md\)/,
+    );
     const full = await (await request.get('/llms-full.txt')).text();
     expect(full).toMatch(/README of `@noriginmedia\/norigin-spatial-navigation` \*\*3\.\d+\.\d+\*\*/);
     expect(full).not.toContain('**2.3.0**');

@@ -128,7 +128,7 @@ test('a missing or corrupt build manifest stops the server at start with a clear
           writeFileSync(
             join(dir, 'portal-manifest.json'),
             JSON.stringify({
-              version: 2,
+              version: 3,
               entries: {
                 '/404.html': {
                   url: '/404.html',
@@ -138,7 +138,7 @@ test('a missing or corrupt build manifest stops the server at start with a clear
                   etag: '"x"',
                   kind: 'file',
                   access: 'public',
-                  groups: [],
+                  units: [],
                   immutable: false,
                 },
               },
