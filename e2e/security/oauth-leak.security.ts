@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from '@playwright/test';
 
+import { unitsOfGroups } from '@portal/access';
+
 import { startSession } from '../../scripts/portal-client.mjs';
 import { oauthTokens } from '../../tools/lib/oauth-client.mjs';
 import { demoReader, emulatorReaders, partnerReader } from '../readers';
@@ -29,7 +31,7 @@ interface Entry {
   url: string;
   file: string;
   access: 'public' | 'private';
-  groups: string[];
+  units: string[];
 }
 
 const buildDir = fileURLToPath(new URL('../../site/build/', import.meta.url));
@@ -40,13 +42,15 @@ function staffCanaries(): { url: string; canary: string }[] {
     entries: Record<string, Entry>;
   };
   const markdown = Object.values(manifest.entries).filter((entry) => entry.url.endsWith('.md'));
+  const partner = unitsOfGroups(['partner']);
+  const partnerReads = (entry: Entry) => entry.units.some((unit) => partner.includes(unit));
   const text = (entry: Entry) => readFileSync(join(buildDir, entry.file), 'utf8');
   const others = markdown
-    .filter((entry) => entry.access === 'public' || entry.groups.includes('partner'))
+    .filter((entry) => entry.access === 'public' || partnerReads(entry))
     .map(text)
     .join('\n');
   const found: { url: string; canary: string }[] = [];
-  for (const entry of markdown.filter((e) => e.access === 'private' && !e.groups.includes('partner'))) {
+  for (const entry of markdown.filter((e) => e.access === 'private' && !partnerReads(e))) {
     const lines = text(entry)
       .split('\n')
       .map((line) => line.trim())
