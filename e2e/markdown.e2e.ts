@@ -23,7 +23,10 @@ test('every page’s Markdown is clean CommonMark with the headings of the page'
   test.setTimeout(180_000);
   const index = await page.request.get('/llms.txt');
   expect(index.status()).toBe(200);
-  const links = [...(await index.text()).matchAll(/\]\((\/[^)\s]+\.md)\)/g)].map((match) => match[1] ?? '');
+  // Absolute links at the portal's address; the path is what is fetched.
+  const links = [...(await index.text()).matchAll(/\]\((?:https?:\/\/[^/)\s]+)?(\/[^)\s]+\.md)\)/g)].map(
+    (match) => match[1] ?? '',
+  );
   expect(links.length, 'llms.txt lists every page of a staff reader').toBeGreaterThan(120);
 
   const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import clsx from 'clsx';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
@@ -9,13 +10,16 @@ import styles from '@site/src/components/account/account.module.css';
 
 /** `/account`: the signed-in reader's e-mail and groups, their personal access tokens and connected apps. */
 export default function AccountPage(): React.JSX.Element {
+  // The connected apps come below the tokens once these have their height, so the tokens
+  // panel growing from its loading line to its form never pushes the apps panel down.
+  const [tokensSettled, setTokensSettled] = useState(false);
   return (
     <Layout title="Your account" description="Your e-mail, your reader groups and your personal access tokens.">
       <main className={clsx('container', styles.page)}>
         <Heading as="h1">Your account</Heading>
         <AccountSummary />
-        <TokensPanel />
-        <ConnectedAppsPanel />
+        <TokensPanel onSettled={() => setTokensSettled(true)} />
+        {tokensSettled && <ConnectedAppsPanel />}
       </main>
     </Layout>
   );

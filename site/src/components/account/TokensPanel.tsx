@@ -63,11 +63,16 @@ function TokenRow({
  * The reader's personal access tokens: make one (its secret shown once), see each one's
  * life and last use, revoke one after a confirmation.
  */
-export default function TokensPanel(): React.JSX.Element {
+/** `onSettled`: called once the list has loaded or failed to, when the panel has its height. */
+export default function TokensPanel({ onSettled }: { onSettled?: () => void }): React.JSX.Element {
   const [state, dispatch] = useReducer(tokensReducer, initialTokensState);
   const { list, loadError, error, notice, created } = state;
   const [revoking, setRevoking] = useState<TokenRecord | null>(null);
   const now = useNow();
+  const settled = list !== null || loadError !== null;
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
 
   const load = useCallback(
     (): Promise<void> =>
