@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { policy } from '@portal/access';
 import {
@@ -20,7 +20,7 @@ import {
 import type { Reader } from '../auth/identity.js';
 import type { Licences } from '../auth/licences.js';
 import type { AuditEvent } from '../db/audit.js';
-import type { Database, Transaction } from '../db/database.js';
+import type { Transaction } from '../db/database.js';
 import {
   deleteAccessGroup,
   deleteLicence,
@@ -118,11 +118,10 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
   const { store } = ctx;
   const limited = adminRateLimit(ctx);
 
-  const database = (reply: FastifyReply): Database | null => {
-    if (store.readyNow) return store.db;
-    void reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
-    return null;
-  };
+  // Every call needs the database: one answer for all of them while it cannot be reached.
+  app.addHook('preHandler', async (_request, reply) => {
+    if (!store.readyNow) return reply.code(503).send({ error: 'The database is not reachable; try again shortly' });
+  });
 
   /**
    * Runs a change and audits it: `work` changes the rows and names the subject; the state
@@ -130,13 +129,12 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
    */
   const change = async <T>(
     request: FastifyRequest,
-    db: Database,
     kind: AuditEvent['kind'],
     work: (tx: Transaction) => Promise<{ result: T; subject: Record<string, unknown>; subjectEmail?: string }>,
     pick: (view: AccessOverview, subject: Record<string, unknown>) => unknown,
   ): Promise<T> => {
     const admin = request.signedIn as Reader;
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await store.db.transaction(async (tx) => {
       const before = overview(await loadAccessData(tx), licences);
       const done = await work(tx);
       const after = overview(await loadAccessData(tx), licences);
@@ -184,26 +182,17 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
 
   const errors = { 400: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 503: ErrorAnswer };
 
-  app.get(
-    '/access',
-    { config: limited, schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } },
-    async (_request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
-      return overview(await loadAccessData(db), licences);
-    },
+  app.get('/access', { config: limited, schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () =>
+    overview(await loadAccessData(store.db), licences),
   );
 
   app.post(
     '/organisations',
     { config: limited, schema: { body: OrganisationBody, response: { 201: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const body = request.body as OrganisationBody;
       await change(
         request,
-        db,
         'admin.organisation',
         async (tx) => {
           await insertOrganisation(tx, { ...body, contact: body.contact ?? null }).catch((error: unknown) =>
@@ -224,12 +213,9 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
       schema: { params: IdParams, body: OrganisationChange, response: { 204: NoContent, ...errors } },
     },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { id } = request.params as { id: string };
       await change(
         request,
-        db,
         'admin.organisation',
         async (tx) => {
           if (!(await updateOrganisation(tx, id, request.body as OrganisationChange)))
@@ -246,12 +232,9 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/organisations/:id',
     { config: limited, schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { id } = request.params as { id: string };
       await change(
         request,
-        db,
         'admin.organisation',
         async (tx) => {
           if (!(await deleteOrganisation(tx, id))) throw new Refused(404, `No organisation "${id}"`);
@@ -267,8 +250,6 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/organisations/:id/licences',
     { config: limited, schema: { params: IdParams, body: LicenceBody, response: { 201: LicenceAnswer, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { id } = request.params as { id: string };
       const body = request.body as LicenceBody;
       checkUnits(body.units);
@@ -276,7 +257,6 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
       const admin = request.signedIn as Reader;
       const licence = await change(
         request,
-        db,
         'admin.licence',
         async (tx) => {
           const created = await insertLicence(tx, {
@@ -305,15 +285,12 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/licences/:id',
     { config: limited, schema: { params: IdParams, body: LicenceChange, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { id } = request.params as { id: string };
       const body = request.body as LicenceChange;
       if (body.units) checkUnits(body.units);
       const endsAt = endOf(body.endsOn);
       await change(
         request,
-        db,
         'admin.licence',
         async (tx) => {
           const organisation = await organisationOfLicence(tx, id);
@@ -330,12 +307,9 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/licences/:id',
     { config: limited, schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { id } = request.params as { id: string };
       await change(
         request,
-        db,
         'admin.licence',
         async (tx) => {
           const organisation = await organisationOfLicence(tx, id);
@@ -352,15 +326,12 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/access-groups/:name',
     { config: limited, schema: { params: NameParams, body: AccessGroupBody, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { name } = request.params as { name: string };
       const body = request.body as AccessGroupBody;
       checkGroupName(name);
       checkUnits(body.units);
       await change(
         request,
-        db,
         'admin.access-group',
         async (tx) => {
           await upsertAccessGroup(tx, { name, label: body.label, units: body.units });
@@ -376,12 +347,9 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/access-groups/:name',
     { config: limited, schema: { params: NameParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const { name } = request.params as { name: string };
       await change(
         request,
-        db,
         'admin.access-group',
         async (tx) => {
           if (!(await deleteAccessGroup(tx, name))) throw new Refused(404, `No group "${name}"`);
@@ -397,8 +365,6 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     '/memberships/:email',
     { config: limited, schema: { params: EmailParams, body: MembershipBody, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
-      const db = database(reply);
-      if (db === null) return reply;
       const email = (request.params as { email: string }).email.trim().toLowerCase();
       const body = request.body as MembershipBody;
       const known = new Set(licences.snapshot.groups.map((group) => group.name));
@@ -407,7 +373,6 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
         throw new Refused(400, `${unknown.map((g) => `"${g}"`).join(', ')} is not a group made here`);
       await change(
         request,
-        db,
         'admin.membership',
         async (tx) => {
           await setMembership(tx, { email, organisationId: body.organisation, groups: body.groups }).catch(
