@@ -4,11 +4,15 @@
 //   AUTH_EMULATOR_PORT (9099)  the Auth Emulator; its hub and logging ports follow (+1, +2)
 //   EMULATOR_HUB_PORT, EMULATOR_LOGGING_PORT  override those two
 //   SITE_URL (http://localhost:PORT)  the public address the build's absolute URLs name
+//   SMTP_URL                   a real mail server; without it the portal's mail (invitations,
+//                              answers to access requests) goes to a local MailDev, on free
+//                              ports unless MAIL_SMTP_PORT and MAIL_WEB_PORT name them
 import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { startGate } from '../tools/lib/gate.mjs';
+import { startMailCatcher } from '../tools/lib/mail-catcher.mjs';
 import { assertPortFree } from '../tools/lib/ports.mjs';
 
 function portSetting(name, fallback) {
@@ -26,12 +30,15 @@ const emulatorPort = portSetting('AUTH_EMULATOR_PORT', 9099);
 const hubPort = portSetting('EMULATOR_HUB_PORT', emulatorPort + 1);
 const loggingPort = portSetting('EMULATOR_LOGGING_PORT', emulatorPort + 2);
 const host = process.env.HOST ?? '127.0.0.1';
+const mailSmtpPort = portSetting('MAIL_SMTP_PORT', undefined);
+const mailWebPort = portSetting('MAIL_WEB_PORT', undefined);
 
 let emulator;
 let gate;
+let mail;
 const stopAll = async () => {
   await gate?.stop();
-  await emulator?.stop();
+  await Promise.all([emulator?.stop(), mail?.stop()]);
 };
 // Ctrl-C reaches the terminal's process group (npm and this script), not the server or the
 // emulator: each runs in a process group of its own and gets one signal, from here. The
@@ -66,6 +73,7 @@ try {
   console.log(`Starting the Firebase Auth Emulator on port ${emulatorPort}…`);
   emulator = await startAuthEmulator({ port: emulatorPort, hubPort, loggingPort });
   await seedReaders(emulator.host, emulator.projectId);
+  if (!process.env.SMTP_URL) mail = await startMailCatcher({ smtpPort: mailSmtpPort, webPort: mailWebPort });
   gate = await startGate({
     port,
     host,
@@ -84,6 +92,7 @@ try {
       // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
       // (marked as demo data; the server refuses it in production).
       DEMO_DATA: process.env.DEMO_DATA ?? '1',
+      ...(mail ? { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl } : {}),
     },
   });
 } catch (error) {
@@ -125,6 +134,11 @@ function demoReaderLines() {
 
 console.log(demoReaderLines());
 console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
+console.log(
+  mail
+    ? `  Mail: invitations and answers to access requests land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
+    : '  Mail: sent through the SMTP server in SMTP_URL',
+);
 console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove)');
 console.log(
   `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
@@ -132,6 +146,6 @@ console.log(
 // The server ending by itself (a crash, a failed migration) ends the portal, with its code.
 const code = await gate.exited;
 if (!closeWithGrace.closing) {
-  await emulator.stop();
+  await Promise.all([emulator.stop(), mail?.stop()]);
   process.exit(code ?? 1);
 }

@@ -29,7 +29,16 @@ export interface CompiledPolicy {
   readonly publicRoutes: readonly string[];
   readonly publicSections: readonly string[];
   readonly sectionPaths: readonly { readonly key: string; readonly section: string }[];
-  readonly units: readonly { readonly name: string; readonly label: string; readonly groups: readonly string[] }[];
+  /**
+   * Every unit. `licensable`: a product a partner may be given and may ask for (a group that
+   * does not read everything reads it); the others are the company's own or the portal's.
+   */
+  readonly units: readonly {
+    readonly name: string;
+    readonly label: string;
+    readonly groups: readonly string[];
+    readonly licensable: boolean;
+  }[];
   readonly unitNames: readonly string[];
   readonly domainRules: readonly { readonly domain: string; readonly groups: readonly string[] }[];
   readonly claim: string;

@@ -200,7 +200,16 @@ export function compilePolicy(file) {
     sectionPaths: Object.freeze(sectionPaths),
     units: Object.freeze(
       sectionEntries.map(([name, section]) =>
-        Object.freeze({ name, label: section.label ?? name, groups: readers.get(name) }),
+        Object.freeze({
+          name,
+          label: section.label ?? name,
+          groups: readers.get(name),
+          // A product a partner may hold: a group that does not read everything reads it,
+          // and no fixed groups keep it (the company's own pages and the portal's pages).
+          licensable:
+            section.groups === undefined &&
+            groups.some(([, group]) => Array.isArray(group.reads) && group.reads.includes(name)),
+        }),
       ),
     ),
     unitNames: Object.freeze(sectionEntries.map(([name]) => name)),

@@ -58,6 +58,8 @@ import { guards } from './plugins/guards.js';
 import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.js';
 import { adminRoutes } from './routes/admin.js';
 import { licenceRoutes } from './routes/licences.js';
+import { accessRequestAdminRoutes, accessRequestRoutes } from './routes/access-requests.js';
+import { mailerFor, type Mailer } from './mail.js';
 import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, LiveSite, type Site, type SiteFile } from './site.js';
@@ -78,6 +80,8 @@ export interface AppOptions {
    * one is made on the store and given to the Identity made here.
    */
   licences?: Licences;
+  /** Supply to send through a transport of the test's; otherwise one is made from `config.mail` (null: no mail). */
+  mailer?: Mailer | null;
   /** The clock of the readiness caches, in milliseconds (tests); otherwise `Date.now`. */
   clock?: () => number;
 }
@@ -88,6 +92,9 @@ declare module 'fastify' {
     servedFile?: SiteFile;
   }
 }
+
+/** The site's page for a signed-in reader refused a page (site/src/pages/account/refused.tsx). */
+const REFUSAL_PAGE = '/account/refused';
 
 /** Direct requests from this machine may read /metrics without a token. */
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -182,6 +189,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const licences =
     options.licences ?? new Licences({ db: () => (opened?.readyNow ? opened.db : null), shared, log: app.log });
   app.addHook('onClose', async () => licences.close());
+  const mailer = options.mailer === undefined ? mailerFor(config, app.log) : options.mailer;
+  if (mailer && options.mailer === undefined) app.addHook('onClose', async () => mailer.close());
   const identity =
     options.identity ??
     new Identity({
@@ -592,6 +601,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Signed in, but holding none of the file's units: say so, never send them to sign in again.
       request.log.info({ uid: reader.uid, groups: reader.groups }, 'refused: outside the units of this file');
       if (file.kind !== 'page') return reply.code(403).send();
+      // The site's own refusal page (its unit, why, and asking for it), at the asked address;
+      // the gate's plain one for a build without it.
+      const refusal = site.lookup(REFUSAL_PAGE);
+      if (refusal?.kind === 'page' && mayRead(reader.units, refusal.units)) return send(request, reply, refusal, 403);
       return reply
         .code(403)
         .header('content-type', 'text/html; charset=utf-8')
@@ -623,6 +636,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cookies,
     audit,
     recordView,
+    mailer,
   };
   // Guards by prefix: everything under /api/admin is for administrators only.
   await app.register(
@@ -635,6 +649,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await adminAppRoutes(admin, context);
       // Its own context: its error handler is its own.
       await admin.register((inner) => licenceRoutes(inner, context, licences));
+      await accessRequestAdminRoutes(admin, context, licences);
       await sourceAdminRoutes(admin, context, rebuilds);
     },
     { prefix: '/api/admin' },
@@ -645,6 +660,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async () => app.swagger(),
   );
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
+  await app.register((instance) => accessRequestRoutes(instance, context, licences), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
   await app.register((instance) => oauthRoutes(instance, context));
   await app.register((instance) => hookRoutes(instance, context, rebuilds));

@@ -73,6 +73,13 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /** Redis, shared by replicas (logout deny-list, sign-in limit, the broadcast); null: this process alone. */
   redisUrl: string | null;
+  /** Where the portal's mail goes (invitations, answers to access requests); null: no mail. */
+  mail: {
+    smtpUrl: string;
+    from: string;
+    /** A development mail catcher's web inbox, linked from the admin page; null in real use. */
+    inboxUrl: string | null;
+  } | null;
   /** Bearer token that /metrics requires; null: /metrics answers only direct loopback requests. */
   metricsToken: string | null;
   /** Release hooks (`POST /api/hooks/sync`); null when no secret is set, and the endpoint is off. */
@@ -175,6 +182,24 @@ const ServerEnv = {
       pattern: '^rediss?://\\S+$',
       writeOnly: true,
       requirement: 'must be a Redis URL such as redis://redis.internal:6379',
+    }),
+  ),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://\\S+$',
+      writeOnly: true,
+      requirement: 'must be an SMTP URL such as smtp://user:password@mail.internal:587 or smtps://mail.internal:465',
+    }),
+  ),
+  MAIL_FROM: Type.String({
+    default: 'Norigin Developer Docs <docs@norigin.example>',
+    pattern: '^(.+ <)?[^@\\s<>]+@[^@\\s<>]+(>)?$',
+    requirement: 'must be an address such as "Norigin Developer Docs <docs@example.com>"',
+  }),
+  MAIL_INBOX_URL: Type.Optional(
+    Type.String({
+      format: 'origin',
+      requirement: "must be the mail catcher's web address such as http://127.0.0.1:1080",
     }),
   ),
   METRICS_TOKEN: Type.Optional(
@@ -499,6 +524,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminRateLimitPerMinute: settings.ADMIN_RATE_LIMIT,
     tokenRateLimitPerMinute: settings.TOKEN_RATE_LIMIT,
     redisUrl: settings.REDIS_URL ?? null,
+    mail:
+      settings.SMTP_URL === undefined
+        ? null
+        : {
+            smtpUrl: settings.SMTP_URL,
+            from: settings.MAIL_FROM,
+            inboxUrl: settings.MAIL_INBOX_URL === undefined ? null : originOf(settings.MAIL_INBOX_URL),
+          },
     metricsToken: settings.METRICS_TOKEN ?? null,
     sources: {
       hookSecret: settings.SOURCES_HOOK_SECRET ?? null,

@@ -1,2 +1,3 @@
 export * from './names.js';
 export * from './schemas.js';
+export * from './access-requests.js';

@@ -286,6 +286,10 @@ export const InvitationAnswer = Type.Object({
   account: Type.Optional(ReaderAccount),
   passwordLink: Type.Optional(Type.String()),
   invitation: Type.Optional(Type.Object({ email: Type.String(), groups: Type.Array(Type.String()) })),
+  /** Whether the invitation was handed to the mail server (SMTP_URL) for the reader. */
+  mailed: Type.Optional(Type.Boolean()),
+  /** In development, the mail catcher's inbox where the message can be read. */
+  inboxUrl: Type.Optional(Type.String()),
 });
 export type InvitationAnswer = Static<typeof InvitationAnswer>;
 

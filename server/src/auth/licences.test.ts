@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { ALL_UNITS, unitsOfGroups } from '@portal/access';
 
-import type { AccessData } from '../db/licences.js';
+import { emptyAccessData, type AccessData } from '../db/licences.js';
 import { sharedState } from '../shared.js';
 import { Licences } from './licences.js';
 
@@ -16,7 +16,7 @@ function licencesAt(clock: () => number, data: Partial<AccessData> = {}): Licenc
     log: { error: () => undefined },
     clock,
   });
-  licences.use({ organisations: [], licences: [], groups: [], memberships: [], ...data });
+  licences.use({ ...emptyAccessData(), ...data });
   return licences;
 }
 
@@ -79,6 +79,33 @@ describe("a reader's units", () => {
     expect(licences.unitsOf(account('dev@northwind.example')).units).not.toContain('player-adapter-flash');
   });
 
+  it("add the reader's own live grants (approved requests), for that address only", () => {
+    const licences = licencesAt(() => NOW, {
+      grants: [
+        { id: 'g1', email: 'solo@elsewhere.example', units: ['layout'], endsAt: null, requestId: null },
+        { id: 'g2', email: 'solo@elsewhere.example', units: ['blog'], endsAt: new Date(NOW - 1), requestId: null },
+      ],
+    });
+    expect(licences.unitsOf(account('Solo@Elsewhere.example')).units).toEqual(['account', 'layout']);
+    expect(licences.unitsOf(account('other@elsewhere.example')).units).toEqual([]);
+  });
+
+  it('say why a unit is not read: internal, ended on a day, or none of theirs', () => {
+    const end = new Date(NOW - 3 * DAY);
+    const licences = licencesAt(() => NOW, {
+      organisations: [northwind],
+      licences: [licence(['player-core'], new Date(NOW - 10 * DAY), 'a'), licence(['player-core'], end, 'b')],
+    });
+    expect(licences.whyNot('dev@northwind.example', 'northwind', 'player-core')).toEqual({
+      reason: 'ended',
+      endedAt: end,
+    });
+    expect(licences.whyNot('dev@northwind.example', 'northwind', 'layout')).toEqual({ reason: 'not-licensed' });
+    expect(licences.whyNot('dev@northwind.example', null, 'player-core')).toEqual({ reason: 'not-licensed' });
+    expect(licences.whyNot('dev@northwind.example', 'northwind', 'internal')).toEqual({ reason: 'internal' });
+    expect(licences.whyNot('dev@northwind.example', 'northwind', 'administration')).toEqual({ reason: 'internal' });
+  });
+
   it('keep the unit of files no page loads for the groups that read every unit', () => {
     const licences = licencesAt(() => NOW);
     expect(licences.unitsOf(account('reader@norigin.example', ['staff'])).units).toContain(ALL_UNITS);
@@ -116,6 +143,6 @@ describe('a change on another replica', () => {
     await shared.broadcast({ access: '1' });
     await vi.waitFor(() => expect(licences.ready).toBe(true));
     // One query per table.
-    expect(reads).toHaveLength(4);
+    expect(reads).toHaveLength(5);
   });
 });

@@ -7,6 +7,7 @@ import {
   type AccessGroup,
   type Licence,
   type Organisation,
+  type ReaderGrant,
 } from '../db/licences.js';
 import type { Database } from '../db/database.js';
 import type { SharedState } from '../shared.js';
@@ -48,6 +49,7 @@ export class Licences {
   private byDomain = new Map<string, Organisation>();
   private byEmail = new Map<string, AccessData['memberships'][number]>();
   private licencesOf = new Map<string, Licence[]>();
+  private grantsOf = new Map<string, ReaderGrant[]>();
   private groupsByName = new Map<string, AccessGroup>();
   private expiry: NodeJS.Timeout | null = null;
   private loaded = false;
@@ -118,6 +120,8 @@ export class Licences {
     for (const licence of data.licences)
       this.licencesOf.set(licence.organisationId, [...(this.licencesOf.get(licence.organisationId) ?? []), licence]);
     this.groupsByName = new Map(data.groups.map((group) => [group.name, group]));
+    this.grantsOf = new Map();
+    for (const grant of data.grants) this.grantsOf.set(grant.email, [...(this.grantsOf.get(grant.email) ?? []), grant]);
     this.scheduleExpiry();
     this.bump();
   }
@@ -132,7 +136,9 @@ export class Licences {
     this.expiry = null;
     const now = this.now();
     const next = Math.min(
-      ...this.data.licences.map((licence) => licence.endsAt?.getTime() ?? Infinity).filter((end) => end > now),
+      ...[...this.data.licences, ...this.data.grants]
+        .map((grant) => grant.endsAt?.getTime() ?? Infinity)
+        .filter((end) => end > now),
     );
     if (!Number.isFinite(next)) return;
     this.expiry = setTimeout(
@@ -145,8 +151,8 @@ export class Licences {
     this.expiry.unref();
   }
 
-  /** Whether a licence reads now: it has not ended. */
-  isLive(licence: Licence): boolean {
+  /** Whether a licence or a reader's grant reads now: it has not ended. */
+  isLive(licence: Pick<Licence, 'endsAt'>): boolean {
     return licence.endsAt === null || licence.endsAt.getTime() > this.now();
   }
 
@@ -161,7 +167,8 @@ export class Licences {
 
   /**
    * The groups and units of an account: the policy's groups' units, the units of the
-   * administrators' groups it is a member of, and its organisation's live licences. A unit
+   * administrators' groups it is a member of, its organisation's live licences and its own
+   * live grants (approved access requests). A unit
    * the policy no longer has is skipped (its grant stays, orphaned, and reads nothing). Any
    * unit at all brings the account page with it.
    */
@@ -175,6 +182,8 @@ export class Licences {
     if (organisation)
       for (const licence of this.licencesOf.get(organisation.id) ?? [])
         if (this.isLive(licence)) for (const unit of licence.units) held.add(unit);
+    for (const grant of this.grantsOf.get(account.email.toLowerCase()) ?? [])
+      if (this.isLive(grant)) for (const unit of grant.units) held.add(unit);
     if (held.size > 0) held.add(UNIT_ACCOUNT);
     const units = withShelves(held, compiled);
     return {
@@ -182,6 +191,27 @@ export class Licences {
       units,
       organisation: organisation?.id ?? null,
     };
+  }
+
+  /**
+   * Why a reader of `organisation` (by `email`) does not read `unit`: it is none of theirs,
+   * or what gave it ended (the latest end), or it is the company's own (`licensable` false).
+   */
+  whyNot(
+    email: string,
+    organisation: string | null,
+    unit: string,
+  ): { reason: 'internal' } | { reason: 'not-licensed' } | { reason: 'ended'; endedAt: Date } {
+    const info = this.compiled.units.find((candidate) => candidate.name === unit);
+    if (!info?.licensable) return { reason: 'internal' };
+    const ended = [
+      ...(organisation === null ? [] : (this.licencesOf.get(organisation) ?? [])),
+      ...(this.grantsOf.get(email.toLowerCase()) ?? []),
+    ]
+      .filter((grant) => grant.units.includes(unit) && grant.endsAt !== null && !this.isLive(grant))
+      .map((grant) => grant.endsAt as Date)
+      .sort((a, b) => b.getTime() - a.getTime());
+    return ended[0] ? { reason: 'ended', endedAt: ended[0] } : { reason: 'not-licensed' };
   }
 
   close(): void {

@@ -18,6 +18,8 @@ export type AuditKind =
   | 'admin.licence'
   | 'admin.access-group'
   | 'admin.membership'
+  | 'admin.access-request'
+  | 'access.requested'
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
@@ -41,6 +43,8 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.licence',
   'admin.access-group',
   'admin.membership',
+  'admin.access-request',
+  'access.requested',
   'invitation.accepted',
   'token.created',
   'token.revoked',

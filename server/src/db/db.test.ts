@@ -42,6 +42,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
     );
     expect(tables.map((t) => t.table_name)).toEqual([
       'access_groups',
+      'access_requests',
       'access_tokens',
       'audit_events',
       'invitations',
@@ -50,6 +51,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'organisations',
       'page_feedback',
       'page_views',
+      'reader_grants',
       'reader_memberships',
       'schema_version',
       'search_events',

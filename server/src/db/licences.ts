@@ -36,21 +36,38 @@ export interface Membership {
   groups: string[];
 }
 
+/** Units given to one reader (an approved access request), until `endsAt` (never ends when null). */
+export interface ReaderGrant {
+  id: string;
+  /** Lower case. */
+  email: string;
+  units: string[];
+  endsAt: Date | null;
+  requestId: string | null;
+}
+
 /** Everything that says who reads which unit, as the database holds it. */
 export interface AccessData {
   organisations: Organisation[];
   licences: Licence[];
   groups: AccessGroup[];
   memberships: Membership[];
+  grants: ReaderGrant[];
 }
 
-export const emptyAccessData = (): AccessData => ({ organisations: [], licences: [], groups: [], memberships: [] });
+export const emptyAccessData = (): AccessData => ({
+  organisations: [],
+  licences: [],
+  groups: [],
+  memberships: [],
+  grants: [],
+});
 
 type Query = Pick<Database, 'query'>;
 
 /** Reads all of it at once: a few thousand rows at a company's scale, held in memory by the gate. */
 export async function loadAccessData(db: Query): Promise<AccessData> {
-  const [organisations, licences, groups, memberships] = await Promise.all([
+  const [organisations, licences, groups, memberships, grants] = await Promise.all([
     db.query<{ id: string; name: string; domains: string[]; contact: string | null; created_at: Date }>(
       'select id, name, domains, contact, created_at from organisations order by name, id',
     ),
@@ -67,6 +84,9 @@ export async function loadAccessData(db: Query): Promise<AccessData> {
     ),
     db.query<{ email: string; organisation_id: string | null; groups: string[] }>(
       'select email, organisation_id, groups from reader_memberships order by email',
+    ),
+    db.query<{ id: string; email: string; units: string[]; ends_at: Date | null; request_id: string | null }>(
+      'select id, email, units, ends_at, request_id from reader_grants order by created_at, id',
     ),
   ]);
   return {
@@ -90,6 +110,13 @@ export async function loadAccessData(db: Query): Promise<AccessData> {
       email: row.email,
       organisationId: row.organisation_id,
       groups: row.groups,
+    })),
+    grants: grants.map((row) => ({
+      id: row.id,
+      email: row.email,
+      units: row.units,
+      endsAt: row.ends_at === null ? null : new Date(row.ends_at),
+      requestId: row.request_id,
     })),
   };
 }
@@ -184,4 +211,17 @@ export async function setMembership(tx: Query, membership: Membership): Promise<
        updated_at = now()`,
     [membership.email, membership.organisationId, membership.groups],
   );
+}
+
+/** Gives one reader units (an approved access request); the id of the grant. */
+export async function insertReaderGrant(
+  tx: Query,
+  grant: Pick<ReaderGrant, 'email' | 'units' | 'endsAt' | 'requestId'> & { createdBy: string },
+): Promise<string> {
+  const id = randomUUID();
+  await tx.query(
+    'insert into reader_grants (id, email, units, ends_at, request_id, created_by) values ($1, $2, $3, $4, $5, $6)',
+    [id, grant.email, grant.units, grant.endsAt, grant.requestId, grant.createdBy],
+  );
+  return id;
 }

@@ -26,6 +26,7 @@ import { AUDIT_KINDS, cursorOf, queryAudit, type AuditFilter, type AuditKind, ty
 import { insights } from '../db/insights.js';
 import { ADMIN_PATH } from '../plugins/guards.js';
 import { ReaderService, type Actor } from '../readers-service.js';
+import type { Mail } from '../mail.js';
 import type { GateContext } from './context.js';
 
 const toCount = (value: string | undefined, max: number): number | undefined => {
@@ -95,6 +96,23 @@ function toCsv(rows: readonly AuditRow[]): string {
  * trail with who did what to whom, before and after.
  */
 /** The route config of every administration call: one budget per administrator and minute (`ADMIN_RATE_LIMIT`). */
+/**
+ * The invitation a reader gets by mail: with a password invitation, the link that sets their
+ * password (it signs them in); with a provider invitation, where to sign in and with which
+ * address.
+ */
+export function invitationMail(email: string, origin: string, passwordLink: string | null): Mail {
+  const steps =
+    passwordLink === null
+      ? `Sign in at ${origin}/login with Google or GitHub, using the account of ${email}.`
+      : `Choose your password here (the link works once):\n${passwordLink}\n\nThen sign in at ${origin}/login as ${email}.`;
+  return {
+    to: email,
+    subject: 'Your invitation to the Norigin Developer Docs',
+    text: `You are invited to read the Norigin Developer Docs: the guides and API references of Norigin Media's TV front-end packages.\n\n${steps}\n`,
+  };
+}
+
 export function adminRateLimit(ctx: GateContext) {
   return {
     rateLimit: {
@@ -184,13 +202,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
     async (request, reply) => {
       const body = request.body as InvitationBody;
       const address = body.email.trim().toLowerCase();
+      const origin = ctx.config.publicOrigin ?? `${request.protocol}://${request.host}`;
+      const mailed = ctx.mailer !== null;
+      const inbox = ctx.config.mail?.inboxUrl ? { inboxUrl: ctx.config.mail.inboxUrl } : {};
       if (body.method === 'provider') {
         if (needsDatabase(reply)) return reply;
         await readers.inviteByProvider(actor(request), address, body.groups, store.db);
-        return reply.code(201).send({ invitation: { email: address, groups: body.groups } });
+        ctx.mailer?.send(invitationMail(address, origin, null));
+        return reply.code(201).send({ invitation: { email: address, groups: body.groups }, mailed, ...inbox });
       }
       const { account, passwordLink } = await readers.invite(actor(request), address, body.groups);
-      return reply.code(201).send({ account, passwordLink });
+      ctx.mailer?.send(invitationMail(address, origin, passwordLink));
+      return reply.code(201).send({ account, passwordLink, mailed, ...inbox });
     },
   );
 

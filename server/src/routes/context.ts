@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { AuditEvent } from '../db/audit.js';
 import type { ViewChannel } from '../db/page-views.js';
 import type { Store } from '../db/store.js';
+import type { Mailer } from '../mail.js';
 import type { AgentMeter } from '../plugins/agent-meter.js';
 import type { Guards } from '../plugins/guards.js';
 import type { SessionCookies } from '../plugins/reader.js';
@@ -38,4 +39,6 @@ export interface GateContext {
   audit(request: FastifyRequest, event: AuditEvent): void;
   /** Counts a page view (page-views.ts): once per reader, page, way of reading and hour. */
   recordView(request: FastifyRequest, reader: Reader, path: string, via?: ViewChannel): void;
+  /** The portal's outgoing mail (SMTP_URL), or null when none is set. */
+  mailer: Mailer | null;
 }

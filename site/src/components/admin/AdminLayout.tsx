@@ -17,7 +17,7 @@ export default function AdminLayout({
   children,
 }: {
   title: string;
-  current: 'readers' | 'insights';
+  current: 'readers' | 'requests' | 'insights';
   children: ReactNode;
 }): React.JSX.Element {
   return (
@@ -27,6 +27,9 @@ export default function AdminLayout({
         <nav className={styles.tabs} aria-label="Administration">
           <Link className={styles.tab} to="/admin" aria-current={current === 'readers' ? 'page' : undefined}>
             Readers and audit trail
+          </Link>
+          <Link className={styles.tab} to="/admin/requests" aria-current={current === 'requests' ? 'page' : undefined}>
+            Access requests
           </Link>
           <Link className={styles.tab} to="/admin/insights" aria-current={current === 'insights' ? 'page' : undefined}>
             Insights

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+
+import { expect, hydrated, test } from './fixtures';
+import { adminReader, emulatorReaders, signedInContext } from './readers';
+
+test.describe('asking for access', () => {
+  // A refused page is a 403 document, which Chromium logs.
+  test.use({ allowedConsoleErrors: /status of 403/ });
+
+  test('a partner asks for a locked package, an administrator approves it for their organisation, and they and a colleague read it without signing in again', async ({
+    browser,
+    baseURL,
+  }) => {
+    // Three readers' browsers and an administrator's, side by side.
+    test.slow();
+    const origin = String(baseURL);
+    const suffix = randomUUID().slice(0, 8);
+    const organisation = `asking-${suffix}`;
+    const domain = `asking-${suffix}.example`;
+    const admin = await signedInContext(browser, origin, adminReader);
+    const api = (method: 'post', url: string, data: unknown) =>
+      admin.page.request[method](`${origin}${url}`, { data, headers: { origin } });
+    // An organisation licensed for the blog only.
+    expect(
+      (
+        await api('post', '/api/admin/organisations', { id: organisation, name: `Asking ${suffix}`, domains: [domain] })
+      ).status(),
+    ).toBe(201);
+    expect((await api('post', `/api/admin/organisations/${organisation}/licences`, { units: ['blog'] })).status()).toBe(
+      201,
+    );
+    const partner = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
+    const colleague = await emulatorReaders.create({ groups: [], email: `lead@${domain}` });
+    const one = await signedInContext(browser, origin, partner);
+    const two = await signedInContext(browser, origin, colleague);
+
+    // The refusal page: the site's own, at the asked address, naming the unit and why.
+    const refused = await one.page.goto('/docs/layout-engine/');
+    expect(refused?.status()).toBe(403);
+    await hydrated(one.page);
+    await expect(one.page).toHaveURL(/\/docs\/layout-engine\/$/);
+    await expect(one.page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await expect(one.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(one.page.getByText(`You are signed in as ${partner.email} of Asking ${suffix}.`)).toBeVisible();
+    await expect(one.page.getByText('This page is part of Layout engine.')).toBeVisible();
+    await expect(one.page.getByText(`Asking ${suffix}'s licence does not include it.`)).toBeVisible();
+
+    await one.page.getByLabel(/Why do you need Layout engine/).fill('Our programme guide is built on it');
+    await one.page.getByRole('button', { name: 'Ask for access' }).click();
+    await expect(one.page.getByRole('status').filter({ hasText: 'awaiting an administrator' })).toBeVisible();
+    // The same request, seen again on reload and on the account page.
+    await one.page.goto('/account');
+    await expect(one.page.getByRole('heading', { name: 'Your access requests' })).toBeVisible();
+    await expect(one.page.getByText(/awaiting an administrator's answer/)).toBeVisible();
+
+    // The administrator's queue: approve it for the whole organisation.
+    await admin.page.goto('/admin/requests');
+    await hydrated(admin.page);
+    const request = admin.page.getByRole('listitem').filter({ hasText: partner.email });
+    await expect(request).toContainText('Layout engine');
+    await expect(request).toContainText('Our programme guide is built on it');
+    await request.getByLabel('Approve for').selectOption('organisation');
+    await request.getByRole('button', { name: 'Approve' }).click();
+    await expect(
+      admin.page.getByRole('status').filter({ hasText: `Layout engine approved for Asking ${suffix}.` }),
+    ).toBeVisible();
+
+    // Both read it on their next request, with the sessions they already had.
+    for (const { page } of [one, two]) {
+      const page200 = await page.goto('/docs/layout-engine/');
+      expect(page200?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('You do not have access to this page');
+    }
+    await one.page.goto('/account');
+    await expect(one.page.getByText('Approved for your organisation.')).toBeVisible();
+
+    for (const { context } of [admin, one, two]) await context.close();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Asking for access (`/api/access/refusal`, `/api/access-requests` and the administrators'
+ * `/api/admin/access-requests`, server/src/routes/access-requests.ts) as the refusal page,
+ * the account page and the admin queue call them.
+ */
+import { jsonRequest, serverReason } from '@site/src/api/json-api';
+
+import type {
+  AccessRequestApproval,
+  AccessRequestInfo,
+  AccessRequestList,
+  AccessRequestQueue,
+  RefusalAnswer,
+} from '@portal/contract';
+
+export type { AccessRequestInfo, QueuedAccessRequest, RefusalAnswer } from '@portal/contract';
+
+/** The words for a failed call: the server's reason, or what the status means. */
+export function failureMessage(status: number, body: unknown): string {
+  if (status === 401) return 'Your session has ended. Sign in again, then ask once more.';
+  const reason = serverReason(body);
+  if (reason) return reason;
+  if (status === 429) return 'Too many requests in a minute. Wait a moment, then try again.';
+  if (status >= 500) return 'The portal could not do that right now. Nothing was changed; try again shortly.';
+  return `The portal answered ${status}.`;
+}
+
+const call = <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> =>
+  jsonRequest<T>(method, path, body, failureMessage);
+
+export const accessRequestApi = {
+  refusal: (path: string) => call<RefusalAnswer>('GET', `/api/access/refusal?path=${encodeURIComponent(path)}`),
+  ask: (path: string, reason: string) => call<AccessRequestInfo>('POST', '/api/access-requests', { path, reason }),
+  mine: () => call<AccessRequestList>('GET', '/api/access-requests'),
+  queue: () => call<AccessRequestQueue>('GET', '/api/admin/access-requests'),
+  approve: (id: string, approval: AccessRequestApproval) =>
+    call<undefined>('POST', `/api/admin/access-requests/${encodeURIComponent(id)}/approve`, approval),
+  decline: (id: string, reason: string) =>
+    call<undefined>('POST', `/api/admin/access-requests/${encodeURIComponent(id)}/decline`, { reason }),
+};
+
+/** A day as readers read it: "31 October 2026" (UTC, the day a licence's end names). */
+export function dayOf(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** One line for a request's state, as its reader reads it. */
+export function requestState(request: AccessRequestInfo): string {
+  const until = request.endsAt ? ` until ${dayOf(request.endsAt)}` : '';
+  if (request.status === 'pending') return `Asked on ${dayOf(request.createdAt)}; awaiting an administrator's answer.`;
+  if (request.status === 'approved')
+    return `Approved${request.grantedTo === 'organisation' ? ' for your organisation' : ' for you'}${until}.`;
+  return `Declined: ${request.answer ?? 'no reason given'}.`;
+}

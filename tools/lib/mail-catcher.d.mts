@@ -1,0 +1,16 @@
+export interface CaughtMail {
+  id: string;
+  subject: string;
+  text?: string;
+  to: { address: string; name?: string }[];
+  from: { address: string; name?: string }[];
+}
+
+export interface MailCatcher {
+  smtpUrl: string;
+  inboxUrl: string;
+  messages(): Promise<CaughtMail[]>;
+  stop(): Promise<void>;
+}
+
+export declare function startMailCatcher(options?: { smtpPort?: number; webPort?: number }): Promise<MailCatcher>;
