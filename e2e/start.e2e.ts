@@ -67,6 +67,10 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
   try {
     const first = await start();
     expect((await fetch(`${baseURL}/healthz`)).status).toBe(200);
+    // The mail catcher it started for the portal's mail, which Ctrl-C stops with the rest.
+    await expect.poll(() => first.output(), { timeout: 10_000 }).toMatch(/Mail: .* MailDev at http:\/\/[\d.:]+\//);
+    const inbox = /MailDev at (http:\/\/[\d.:]+)\//.exec(first.output())?.[1];
+    expect((await fetch(`${inbox}/api/healthz`)).status).toBe(200);
     // A partner reads a private page five times, and Ctrl-C comes at once: the views are
     // still in the gate's memory (it writes them once a second).
     const partner = await startSession(
@@ -82,6 +86,7 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
     expect(first.output()).not.toMatch(/second SIG/);
     await assertPortFree(port, 'PORT');
     await assertPortFree(emulatorPort, 'AUTH_EMULATOR_PORT');
+    await expect(fetch(`${inbox}/api/healthz`)).rejects.toThrow();
 
     // Started again on the same data: the administrator's trail has the five views.
     const second = await start();

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '@playwright/test';
 
-import { unitsOfGroups } from '@portal/access';
+import { unitsOfGroups, withShelves } from '@portal/access';
 
-import { demoReader, emulatorReaders, noAccessReader, partnerReader } from '../readers';
+import { adminReader, demoReader, emulatorReaders, noAccessReader, partnerReader } from '../readers';
 import { IsolatedPortal } from './isolated';
 import { full, rawRequest, searchableText } from './lib';
 import { recordFigure } from './record';
@@ -26,6 +26,10 @@ import { recordFigure } from './record';
  * staff-only page loads (a lazily imported module). Partner canaries sit in the layout
  * engine's landing page (body and description), the DASH adapter's page, the in-depth
  * navigation guide, a blog post and the blog's description.
+ *
+ * Three organisations with different licences crawl too (created through the admin API of
+ * the crawl's own gate): each must read every file of its licensed units and see no canary
+ * of a unit it does not hold, whether it never had it or its licence for it ended.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = join(root, 'e2e', '.canary');
@@ -50,6 +54,15 @@ const partnerCanaries = {
   blogDescription: canary('partner blog description'),
 };
 const allCanaries = { ...staffCanaries, ...partnerCanaries };
+/** The unit each partner canary's page belongs to. */
+const unitOfPartnerCanary: Record<keyof typeof partnerCanaries, string> = {
+  body: 'layout',
+  description: 'layout',
+  package: 'player-adapter-dash',
+  sibling: 'navigation',
+  blog: 'blog',
+  blogDescription: 'blog',
+};
 
 interface Entry {
   url: string;
@@ -263,6 +276,49 @@ const crawlers: Crawler[] = [
     units: null,
   },
 ];
+
+/**
+ * A reader of an organisation made for the crawl, with these licences (`endsOn` in the past:
+ * an ended one): forbidden every staff canary and every partner canary of a unit its live
+ * licences do not give.
+ */
+function licensed(name: string, licences: { units: string[]; endsOn?: string }[]): Crawler {
+  const live = [...new Set(licences.filter((licence) => !licence.endsOn).flatMap((licence) => licence.units))];
+  const id = `crawl-${name}-${run}`;
+  return {
+    name: `licensed ${name}`,
+    cookie: async () => {
+      const admin = await portal.signIn(adminReader.email, adminReader.password);
+      const call = async (path: string, body: unknown) => {
+        const response = await fetch(`${portal.baseURL}${path}`, {
+          method: 'POST',
+          headers: { cookie: admin, origin: portal.baseURL, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(response.status, `${path}: ${await response.clone().text()}`).toBe(201);
+      };
+      await call('/api/admin/organisations', { id, name: `Crawl ${name}`, domains: [`${id}.example`] });
+      for (const licence of licences) await call(`/api/admin/organisations/${id}/licences`, licence);
+      const reader = await emulatorReaders.create({ groups: [], email: `dev@${id}.example` });
+      return portal.signIn(reader.email, reader.password);
+    },
+    forbidden: {
+      ...staffCanaries,
+      ...Object.fromEntries(
+        Object.entries(partnerCanaries).filter(
+          ([where]) => !live.includes(unitOfPartnerCanary[where as keyof typeof partnerCanaries]),
+        ),
+      ),
+    },
+    units: withShelves(['account', ...live]),
+  };
+}
+
+crawlers.push(
+  licensed('dash', [{ units: ['player-adapter-dash', 'blog'] }]),
+  licensed('layout', [{ units: ['layout', 'navigation'] }]),
+  licensed('ended', [{ units: ['layout', 'player-adapter-dash'], endsOn: '2026-01-31' }, { units: ['blog'] }]),
+);
 
 for (const crawler of crawlers) {
   test(`no request for any file of the build, however spelled, shows a ${crawler.name} reader a canary of another audience`, async () => {
