@@ -18,6 +18,7 @@ export type AuditKind =
   | 'admin.licence'
   | 'admin.access-group'
   | 'admin.membership'
+  | 'admin.import'
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
@@ -41,6 +42,7 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.licence',
   'admin.access-group',
   'admin.membership',
+  'admin.import',
   'invitation.accepted',
   'token.created',
   'token.revoked',
