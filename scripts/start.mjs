@@ -125,7 +125,9 @@ function demoReaderLines() {
 
 console.log(demoReaderLines());
 console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
-console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove)');
+console.log(
+  '  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove, import, export)',
+);
 console.log(
   `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
 );
