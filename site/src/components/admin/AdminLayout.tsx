@@ -17,7 +17,7 @@ export default function AdminLayout({
   children,
 }: {
   title: string;
-  current: 'readers' | 'insights';
+  current: 'readers' | 'insights' | 'organisations';
   children: ReactNode;
 }): React.JSX.Element {
   return (
@@ -30,6 +30,13 @@ export default function AdminLayout({
           </Link>
           <Link className={styles.tab} to="/admin/insights" aria-current={current === 'insights' ? 'page' : undefined}>
             Insights
+          </Link>
+          <Link
+            className={styles.tab}
+            to="/admin/organisations"
+            aria-current={current === 'organisations' ? 'page' : undefined}
+          >
+            Organisations
           </Link>
         </nav>
         {children}
