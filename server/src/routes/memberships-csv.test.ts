@@ -200,6 +200,18 @@ describe('importing and exporting readers as CSV', () => {
     );
   });
 
+  it('is described in the OpenAPI document: a CSV body, the report on 200 and 422, CSV out', async () => {
+    const document = (await app.inject({ url: '/api/openapi.json', headers: { cookie: admin } })).json() as {
+      paths: Record<string, Record<string, { requestBody?: { content: Json }; responses: Record<string, Json> }>>;
+    };
+    const importing = document.paths['/api/admin/readers/import']?.post;
+    expect(Object.keys(importing?.requestBody?.content ?? {})).toEqual(['text/csv']);
+    expect(Object.keys(importing?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '413', '422']));
+    expect(JSON.stringify(importing?.responses['422'])).toContain('refused');
+    const exporting = document.paths['/api/admin/readers/export']?.get;
+    expect(Object.keys((exporting?.responses['200'] as { content: Json }).content)).toEqual(['text/csv']);
+  });
+
   it('is for administrators only', async () => {
     const partner = await readers.create({ groups: ['partner'] });
     const cookie = await signInCookie(app, await readers.signIn(partner.email, partner.password));
