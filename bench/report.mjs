@@ -240,6 +240,8 @@ function operationsRows(r) {
     `| first list call, loading the index (\`admin.list_cold_ms\`) | ${fmt(r['admin.list_cold_ms'], ' ms')} | – |`,
     `| a page of 50, p50 (\`admin.list_p50_ms\`) | ${fmt(r['admin.list_p50_ms'], ' ms')} | – |`,
     `| a page of 50, p95 (\`admin.list_p95_ms\`) | ${fmt(r['admin.list_p95_ms'], ' ms')} | ≤ 300 ms ${verdict(r['admin.list_p95_ms'], (x) => x <= 300) === 'yes' ? '(met)' : '(**not met**)'} |`,
+    `| CSV import preview, ${fmt(r['admin.import_rows'])} rows (\`admin.import_preview_ms\`) | ${fmt(r['admin.import_preview_ms'], ' ms')} | – |`,
+    `| CSV import applied, ${fmt(r['admin.import_rows'])} rows (\`admin.import_apply_ms\`) | ${fmt(r['admin.import_apply_ms'], ' ms')} | ≤ 10 s ${verdict(r['admin.import_apply_ms'], (x) => x <= 10_000) === 'yes' ? '(met)' : '(**not met**)'} |`,
     '',
     '| store | page views | disk, page view blocks and indexes | insights, 30 days | same, partners only | insights, 180 days |',
     '|---|---|---|---|---|---|',

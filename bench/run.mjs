@@ -16,7 +16,7 @@ import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
-import { addReaders, measureAdminList } from './admin.mjs';
+import { addReaders, measureAdminList, measureImport } from './admin.mjs';
 import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
@@ -311,6 +311,7 @@ try {
       await signInWithPassword(emulator.host, admin.email, admin.password),
     );
     Object.assign(results, await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log }));
+    Object.assign(results, await measureImport({ baseURL: portal.baseURL, cookie: adminCookie, log }));
   }
 } finally {
   for (const stop of stoppers) await stop();

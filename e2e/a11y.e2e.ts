@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 
 import { expect, hydrated, test } from './fixtures';
+import { adminReader, signedInContext } from './readers';
 
 /**
  * axe-core on every page template, in both colour modes, at a desktop and a phone width:
@@ -14,6 +15,8 @@ type Template = {
   name: string;
   path: string;
   signedOut?: boolean;
+  /** Checked signed in as the demo administrator, in a context of its own. */
+  admin?: boolean;
   /** Brings the page to the state the template is about (e.g. the search dialog open). */
   prepare?: (page: Page) => Promise<void>;
 };
@@ -27,6 +30,14 @@ const templates: Template[] = [
   { name: 'blog list', path: '/blog' },
   { name: 'blog post', path: '/blog/mdx-blog-post' },
   { name: 'not found', path: '/docs/no-such-package/' },
+  {
+    name: 'organisations (administration)',
+    path: '/admin/organisations',
+    admin: true,
+    prepare: async (page) => {
+      await expect(page.getByRole('table', { name: 'Organisations' })).toBeVisible();
+    },
+  },
   {
     // With a token, so that its row and Revoke button are checked too.
     name: 'account',
@@ -79,7 +90,12 @@ async function openAs(
   browser: Browser,
   page: Page,
   signedOut: boolean,
+  admin: { baseURL: string } | null,
 ): Promise<{ page: Page; close: () => Promise<void> }> {
+  if (admin) {
+    const { context, page: adminPage } = await signedInContext(browser, admin.baseURL, adminReader);
+    return { page: adminPage, close: () => context.close() };
+  }
   if (!signedOut) return { page, close: async () => {} };
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const fresh = await context.newPage();
@@ -92,8 +108,14 @@ for (const template of templates) {
       test(`${template.name} has no serious or critical axe violation, ${mode}, ${viewport.label}`, async ({
         page: readerPage,
         browser,
+        baseURL,
       }) => {
-        const { page, close } = await openAs(browser, readerPage, template.signedOut === true);
+        const { page, close } = await openAs(
+          browser,
+          readerPage,
+          template.signedOut === true,
+          template.admin ? { baseURL: String(baseURL) } : null,
+        );
         await page.setViewportSize({ width: viewport.width, height: viewport.height });
         await page.addInitScript((theme) => window.localStorage.setItem('theme', theme), mode);
         await page.goto(template.path);

@@ -72,6 +72,7 @@ export default defineConfig({
         'search-agreement.e2e.ts',
         'groups.e2e.ts',
         'admin.e2e.ts',
+        'organisations.e2e.ts',
         'visitor.e2e.ts',
         'login.e2e.ts',
         'account.e2e.ts',

@@ -139,7 +139,9 @@ console.log(
     ? `  Mail: invitations and answers to access requests land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
     : '  Mail: sent through the SMTP server in SMTP_URL',
 );
-console.log('  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove)');
+console.log(
+  '  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove, import, export)',
+);
 console.log(
   `  Data: ${process.env.DATABASE_URL ? 'the PostgreSQL server in DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? 'data'}/pglite (embedded; nothing to install)`}\n`,
 );

@@ -223,6 +223,11 @@ describe('the units a reader holds', () => {
     expect(canRead(staff, '/docs/frontend-guidelines/')).toBe(true);
     expect(canRead(staff, '/admin')).toBe(false);
     expect(canRead(unitsOfGroups(['admin']), '/admin/insights')).toBe(true);
+    // The organisations page is the administration unit's, like /admin itself.
+    expect(canRead(unitsOfGroups(['admin']), '/admin/organisations')).toBe(true);
+    expect(canRead(partner, '/admin/organisations')).toBe(false);
+    expect(canRead(staff, '/admin/organisations/')).toBe(false);
+    expect(canRead(null, '/admin/organisations')).toBe(false);
     expect(canRead(null, '/docs/player-manager-mono/')).toBe(false);
     expect(canRead(null, '/docs/Norigin-Spatial-Navigation/')).toBe(true);
     expect(canRead([], '/docs/player-manager-mono/')).toBe(false);

@@ -641,8 +641,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Guards by prefix: everything under /api/admin is for administrators only.
   await app.register(
     async (admin) => {
+      // Automation calls it with an administrator's personal token of the admin scope.
+      admin.addHook('onRequest', async (request) => {
+        request.acceptsToken = true;
+        request.tokenScope = 'admin';
+      });
       admin.addHook('onRequest', guard.noStore('no-store'));
-      admin.addHook('onRequest', guard.writesFromThisSite);
+      admin.addHook('onRequest', guard.writesFromThisSiteOrToken);
       admin.addHook('onRequest', guard.requireAdmin);
       await adminRoutes(admin, context);
       await adminTokenRoutes(admin, context);

@@ -48,3 +48,15 @@ export const AUDIT_CURSOR_PATTERN = '^[0-9]{1,15}[.]v?[0-9]{1,19}$';
 
 /** Where a page of the administrators' token list goes on from: the last token's creation (ms) and id. */
 export const TOKEN_CURSOR_PATTERN = '^[0-9]{1,15}[.][A-Za-z0-9-]{1,64}$';
+
+/** The columns of a CSV of readers' memberships, in order (import and export). */
+export const MEMBERSHIP_CSV_COLUMNS = ['email', 'organisation', 'groups'] as const;
+
+/** The most rows (besides the header) one import of readers takes. */
+export const MAX_IMPORT_ROWS = 10_000;
+
+/** The largest CSV file one import takes, in bytes (10,000 rows of long addresses and many groups fit). */
+export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+
+/** What a personal access token may be used for: agent surfaces (`read`) or the administration API (`admin`). */
+export const TOKEN_SCOPES = ['read', 'admin'] as const;

@@ -5,7 +5,14 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { AUDIT_CURSOR_PATTERN, MAX_GROUPS, MAX_TOKEN_DAYS, MAX_UNITS, TOKEN_CURSOR_PATTERN } from './names.js';
+import {
+  AUDIT_CURSOR_PATTERN,
+  MAX_GROUPS,
+  MAX_IMPORT_BYTES,
+  MAX_TOKEN_DAYS,
+  MAX_UNITS,
+  TOKEN_CURSOR_PATTERN,
+} from './names.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const isoTime = Type.String({ format: 'date-time' });
@@ -133,6 +140,8 @@ export const TokenRecord = Type.Object({
   expiresAt: isoTime,
   lastUsedAt: nullable(isoTime),
   revokedAt: nullable(isoTime),
+  /** `read`: the agent surfaces (llms, search, MCP, Markdown); `admin`: the administration API only. */
+  scope: Type.Union([Type.Literal('read'), Type.Literal('admin')]),
 });
 export type TokenRecord = Static<typeof TokenRecord>;
 
@@ -152,6 +161,8 @@ export const TokenCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
     days: Type.Integer({ minimum: 1, maximum: MAX_TOKEN_DAYS }),
+    /** `admin` (administrators only): a token for automation of `/api/admin/…`, and nothing else. Default `read`. */
+    scope: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('admin')])),
   },
   { additionalProperties: false },
 );
@@ -562,3 +573,64 @@ export const NameParams = Type.Object({ name: Slug });
 /** What a change of licences or groups answers: the overview as it is now. */
 export const LicenceAnswer = Type.Object({ id: Type.String() });
 export type LicenceAnswer = Static<typeof LicenceAnswer>;
+
+// ---- readers' memberships as CSV (import with a preview, export) ------------------------------
+
+/** `POST /api/admin/readers/import`: a CSV file (`text/csv`) of `email,organisation,groups`. */
+export const MembershipCsv = Type.String({
+  maxLength: MAX_IMPORT_BYTES,
+  description: 'CSV: email,organisation,groups',
+});
+
+export const ImportQuery = Type.Object(
+  {
+    /** `true` applies the file (all rows or none); without it the answer is a preview and nothing changes. */
+    apply: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+  },
+  { additionalProperties: false },
+);
+export type ImportQuery = Static<typeof ImportQuery>;
+
+/** What one row of the file does to its reader. */
+export const ImportChange = Type.Object({
+  /** The row's line in the file (the header is line 1). */
+  line: Type.Integer(),
+  email: Type.String(),
+  change: Type.Union([
+    Type.Literal('new'),
+    Type.Literal('moved'),
+    Type.Literal('groups'),
+    Type.Literal('removed'),
+    Type.Literal('unchanged'),
+  ]),
+  organisation: Type.Object({ before: nullable(Type.String()), after: nullable(Type.String()) }),
+  groupsAdded: Type.Array(Type.String()),
+  groupsRemoved: Type.Array(Type.String()),
+});
+export type ImportChange = Static<typeof ImportChange>;
+
+/** A row the import refuses, and why. */
+export const ImportRefusal = Type.Object({
+  line: Type.Integer(),
+  email: nullable(Type.String()),
+  reason: Type.String(),
+});
+export type ImportRefusal = Static<typeof ImportRefusal>;
+
+/** The preview of an import, or what it did. */
+export const ImportReport = Type.Object({
+  /** Whether the rows were written (all of them); false for a preview or a refused file. */
+  applied: Type.Boolean(),
+  rows: Type.Integer(),
+  counts: Type.Object({
+    new: Type.Integer(),
+    moved: Type.Integer(),
+    groups: Type.Integer(),
+    removed: Type.Integer(),
+    unchanged: Type.Integer(),
+    refused: Type.Integer(),
+  }),
+  changes: Type.Array(ImportChange),
+  refused: Type.Array(ImportRefusal),
+});
+export type ImportReport = Static<typeof ImportReport>;

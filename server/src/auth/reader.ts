@@ -1,7 +1,7 @@
 import { AuthError } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 import type { OAuthServer } from './oauth.js';
-import { TOKEN_PATTERN, type TokenCheck, type TokenService } from './tokens.js';
+import { TOKEN_PATTERN, type TokenCheck, type TokenScope, type TokenService } from './tokens.js';
 
 type TokenRefusal = Exclude<Extract<TokenCheck, { ok: false }>['reason'], 'unavailable'>;
 
@@ -39,6 +39,8 @@ export interface Credentials {
   cookie?: string;
   /** The `Authorization` header's token; null when the header is there but not `Bearer <token>`. */
   bearer?: string | null;
+  /** The scope of personal token the surface takes (`read` unless it is the administration API). */
+  tokenScope?: TokenScope;
   /** The session cache's answer when the caller already looked (the gate's fast path): no second look. */
   cached?: Reader | null;
   /** The origin of a surface that takes OAuth access tokens (/mcp): a bearer that is no personal token is one. */
@@ -82,7 +84,7 @@ export class ReaderResolver {
           ? { kind: 'unavailable', via: 'oauth' }
           : { kind: 'refused', via: 'oauth', reason: grant.reason };
       }
-      const check = await this.tokens.check(credentials.bearer);
+      const check = await this.tokens.check(credentials.bearer, credentials.tokenScope ?? 'read');
       if (check.ok)
         return {
           kind: 'reader',

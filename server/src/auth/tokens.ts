@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { LRUCache } from 'lru-cache';
 
-import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX } from '@portal/contract/names';
+import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX, type TOKEN_SCOPES } from '@portal/contract/names';
 
 import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
@@ -19,6 +19,9 @@ export class TooManyTokensError extends Error {
   }
 }
 
+/** What a token is for: `read`, the agent surfaces; `admin`, the administration API and nothing else. */
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
 /** A personal access token as stored: never its secret, only a hash of it. */
 export interface TokenRecord {
   id: string;
@@ -30,6 +33,7 @@ export interface TokenRecord {
   expiresAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scope: TokenScope;
 }
 
 /** A token to store: its secret only as a hash. */
@@ -41,6 +45,7 @@ export interface NewToken {
   hint: string;
   secretHash: string;
   expiresAt: Date;
+  scope: TokenScope;
 }
 
 /** Where tokens are kept (db/tokens.ts keeps them in the portal's database). */
@@ -56,7 +61,7 @@ export interface TokenStore {
 
 export type TokenCheck =
   | { ok: true; reader: Reader; token: TokenRecord; firstUseToday: boolean }
-  | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' | 'unavailable'; error?: AuthError };
+  | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' | 'scope' | 'unavailable'; error?: AuthError };
 
 const hashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
@@ -93,7 +98,12 @@ export class TokenService {
   }
 
   /** Makes a token for `reader`; the secret is returned this once and never again. */
-  async create(reader: Reader, name: string, days: number): Promise<{ token: string; record: TokenRecord }> {
+  async create(
+    reader: Reader,
+    name: string,
+    days: number,
+    scope: TokenScope = 'read',
+  ): Promise<{ token: string; record: TokenRecord }> {
     const secret = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const record = await this.store().insertWithin(MAX_LIVE_TOKENS, new Date(this.clock()), {
       id: randomUUID(),
@@ -103,13 +113,14 @@ export class TokenService {
       hint: `${secret.slice(0, TOKEN_PREFIX.length + 4)}…`,
       secretHash: hashOf(secret),
       expiresAt: new Date(this.clock() + Math.min(days, MAX_TOKEN_DAYS) * 86_400_000),
+      scope,
     });
     if (record === null) throw new TooManyTokensError();
     return { token: secret, record };
   }
 
-  /** Checks a token from an `Authorization: Bearer` header. */
-  async check(secret: string): Promise<TokenCheck> {
+  /** Checks a token from an `Authorization: Bearer` header, on a surface that takes tokens of `scope`. */
+  async check(secret: string, scope: TokenScope = 'read'): Promise<TokenCheck> {
     if (!TOKEN_PATTERN.test(secret)) return { ok: false, reason: 'malformed' };
     const hash = hashOf(secret);
     let token = this.known.get(hash);
@@ -128,6 +139,8 @@ export class TokenService {
     }
     if (token.revokedAt !== null) return { ok: false, reason: 'revoked' };
     if (Date.parse(token.expiresAt) <= this.clock()) return { ok: false, reason: 'expired' };
+    // An agent's token never administers, and an automation's admin token reads no documentation.
+    if (token.scope !== scope) return { ok: false, reason: 'scope' };
     let reader: Reader;
     try {
       reader = await this.identity.readerByUid(token.uid);

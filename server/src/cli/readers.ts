@@ -5,7 +5,8 @@
 // credentials, as for the server). Every change goes through the same audited service as
 // /admin (readers-service.ts) and is written to the audit trail as `cli:<user>`. Exit
 // codes: 0 done, 1 the identity service or the audit trail failed, 2 a wrong command,
-// e-mail, group or setting. It never prints a token or a key.
+// e-mail, group or setting. It never prints a token or a key. `import` and `export` go
+// through the running portal's administration API instead (readers-api.ts).
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
@@ -22,6 +23,7 @@ import { insertAuditEvents, type AuditEvent } from '../db/audit.js';
 import { openDatabase, type Database, type DatabaseConfig } from '../db/database.js';
 import { migrate } from '../db/migrations.js';
 import { ReaderService, type Actor } from '../readers-service.js';
+import { ApiCommandError, exportCommand, importCommand } from './readers-api.js';
 
 const USAGE = `Usage: npm run readers -- <command> [--json]
 
@@ -33,12 +35,17 @@ const USAGE = `Usage: npm run readers -- <command> [--json]
   disable EMAIL                 disable the account; its sessions end within a minute
   enable EMAIL                  enable it again
   remove EMAIL                  delete the account; its sessions end within a minute
+  import FILE [--apply]         readers' organisations and groups from a CSV (email,organisation,groups):
+                                a preview of each row's change, or with --apply all rows (none if one is refused)
+  export                        every reader's organisation and groups as that CSV
 
   --json                        print the answer (or the error) as one JSON object
 
 Groups: ${policy.groups.map((group) => `${group.name} (${group.label})`).join(', ')}.
 Every change is written to the audit trail as cli:<your user name>.
-Against the emulator of a running "npm start" unless NODE_ENV=production with the server's Firebase settings.`;
+Against the emulator of a running "npm start" unless NODE_ENV=production with the server's Firebase settings.
+import and export call the running portal's administration API instead (PORTAL_URL, else
+http://localhost:$PORT or :3000) with PORTAL_TOKEN, an administrator's personal token of the admin scope.`;
 
 /** The options each command takes (besides --json and --help). */
 const COMMANDS: Record<string, { positionals: string[]; options: string[] }> = {
@@ -50,6 +57,8 @@ const COMMANDS: Record<string, { positionals: string[]; options: string[] }> = {
   disable: { positionals: ['EMAIL'], options: [] },
   enable: { positionals: ['EMAIL'], options: [] },
   remove: { positionals: ['EMAIL'], options: [] },
+  import: { positionals: ['FILE'], options: ['apply'] },
+  export: { positionals: [], options: [] },
 };
 
 class UsageError extends Error {}
@@ -67,12 +76,13 @@ interface Parsed {
   positionals: string[];
   group?: string;
   groups?: string;
+  apply: boolean;
   json: boolean;
   help: boolean;
 }
 
 function parse(args: string[]): Parsed {
-  let values: { group?: string; groups?: string; json?: boolean; help?: boolean };
+  let values: { group?: string; groups?: string; apply?: boolean; json?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -82,6 +92,7 @@ function parse(args: string[]): Parsed {
       options: {
         group: { type: 'string' },
         groups: { type: 'string' },
+        apply: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -91,7 +102,13 @@ function parse(args: string[]): Parsed {
     throw new UsageError((error as Error).message.split(/\. /)[0] ?? 'wrong arguments');
   }
   const [command, ...rest] = positionals;
-  const parsed: Parsed = { command, positionals: rest, json: values.json === true, help: values.help === true };
+  const parsed: Parsed = {
+    command,
+    positionals: rest,
+    apply: values.apply === true,
+    json: values.json === true,
+    help: values.help === true,
+  };
   if (values.group !== undefined) parsed.group = values.group;
   if (values.groups !== undefined) parsed.groups = values.groups;
   if (command === undefined || parsed.help || command === 'help') return parsed;
@@ -101,7 +118,7 @@ function parse(args: string[]): Parsed {
   if (missing !== undefined) throw new UsageError(`missing ${missing}`);
   if (rest.length > shape.positionals.length)
     throw new UsageError(`${command} takes ${shape.positionals.join(' ') || 'no arguments'}, not "${rest.join(' ')}"`);
-  for (const name of ['group', 'groups'] as const)
+  for (const name of ['group', 'groups', 'apply'] as const)
     if (values[name] !== undefined && !shape.options.includes(name))
       throw new UsageError(`${command} takes no --${name}`);
   if (command === 'add' && values.groups === undefined)
@@ -323,6 +340,18 @@ export async function runReadersCommand(
     if (json) io.out(JSON.stringify({ usage: USAGE }));
     else io.out(USAGE);
     return parsed.command === undefined && !parsed.help ? fail(2, 'name a command') : 0;
+  }
+
+  // Through the portal's administration API: the same routes as the organisations page.
+  if (parsed.command === 'import' || parsed.command === 'export') {
+    try {
+      return parsed.command === 'import'
+        ? await importCommand(parsed.positionals[0] as string, parsed.apply, env, io, json)
+        : await exportCommand(env, io);
+    } catch (error) {
+      if (error instanceof ApiCommandError) return fail(error.exitCode, error.message);
+      throw error;
+    }
   }
 
   const errors = new ConfigErrors();

@@ -20,6 +20,7 @@ export type AuditKind =
   | 'admin.membership'
   | 'admin.access-request'
   | 'access.requested'
+  | 'admin.import'
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
@@ -45,6 +46,7 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.membership',
   'admin.access-request',
   'access.requested',
+  'admin.import',
   'invitation.accepted',
   'token.created',
   'token.revoked',

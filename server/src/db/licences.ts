@@ -225,3 +225,29 @@ export async function insertReaderGrant(
   );
   return id;
 }
+
+/**
+ * Writes many readers' placements at once (an import): one statement for the rows that stay
+ * or arrive, one for those removed, so ten thousand rows cost two round trips, not twenty thousand.
+ */
+export async function writeMemberships(
+  tx: Query,
+  writes: readonly { email: string; placement: { organisationId: string | null; groups: readonly string[] } | null }[],
+): Promise<void> {
+  const kept = writes.filter((write) => write.placement !== null);
+  const removed = writes.filter((write) => write.placement === null).map((write) => write.email);
+  if (kept.length > 0)
+    await tx.query(
+      `insert into reader_memberships (email, organisation_id, groups, updated_at)
+       select email, organisation_id, case when groups = '' then '{}'::text[] else string_to_array(groups, ' ') end, now()
+       from unnest($1::text[], $2::text[], $3::text[]) as row(email, organisation_id, groups)
+       on conflict (email) do update set organisation_id = excluded.organisation_id, groups = excluded.groups,
+         updated_at = now()`,
+      [
+        kept.map((write) => write.email),
+        kept.map((write) => write.placement?.organisationId ?? null),
+        kept.map((write) => write.placement?.groups.join(' ') ?? ''),
+      ],
+    );
+  if (removed.length > 0) await tx.query('delete from reader_memberships where email = any($1::text[])', [removed]);
+}

@@ -11,6 +11,7 @@ interface RawToken {
   expires_at: Date | string;
   last_used_at: Date | string | null;
   revoked_at: Date | string | null;
+  scope: 'read' | 'admin';
 }
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -26,6 +27,7 @@ function toRecord(raw: RawToken): TokenRecord {
     expiresAt: iso(raw.expires_at) as string,
     lastUsedAt: iso(raw.last_used_at),
     revokedAt: iso(raw.revoked_at),
+    scope: raw.scope,
   };
 }
 
@@ -48,9 +50,18 @@ export async function insertTokenWithin(
     );
     if ((live?.n ?? 0) >= most) return null;
     const [row] = await tx.query<RawToken>(
-      `insert into access_tokens (id, uid, email, name, hint, secret_hash, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7::timestamptz) returning *`,
-      [token.id, token.uid, token.email, token.name, token.hint, token.secretHash, token.expiresAt.toISOString()],
+      `insert into access_tokens (id, uid, email, name, hint, secret_hash, expires_at, scope)
+       values ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8) returning *`,
+      [
+        token.id,
+        token.uid,
+        token.email,
+        token.name,
+        token.hint,
+        token.secretHash,
+        token.expiresAt.toISOString(),
+        token.scope,
+      ],
     );
     if (!row) throw new Error('the token was not stored');
     return toRecord(row);

@@ -50,6 +50,14 @@ export function guards(ctx: GuardContext) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return requireSameOrigin(request, reply);
   };
 
+  /**
+   * The administration API's writes: from this site, or from automation with a bearer token
+   * (a browser never adds that header on its own, so no other site can ride on it).
+   */
+  const writesFromThisSiteOrToken: Guard = async (request, reply) => {
+    if (request.headers.authorization === undefined) return writesFromThisSite(request, reply);
+  };
+
   /** A reader, who may pass `allowed` (else 403 `forbidden`); `request.signedIn` after it. */
   const requireReader =
     (signIn: string, allowed?: (reader: Reader) => boolean, forbidden = 'You may not do this'): Guard =>
@@ -63,6 +71,13 @@ export function guards(ctx: GuardContext) {
             outcome.via === 'session'
               ? 'The sign-in service is not answering'
               : 'Tokens cannot be checked right now; try again shortly',
+        });
+      if (outcome.kind === 'refused' && outcome.via === 'token' && outcome.reason === 'scope')
+        return reply.code(403).send({
+          error:
+            request.tokenScope === 'admin'
+              ? 'This token is for agents (scope read); the administration API takes an admin token'
+              : 'This token is for the administration API only (scope admin)',
         });
       if (outcome.kind === 'refused' && outcome.via !== 'session')
         return reply
@@ -92,6 +107,7 @@ export function guards(ctx: GuardContext) {
     sameOrigin,
     requireSameOrigin,
     writesFromThisSite,
+    writesFromThisSiteOrToken,
     requireReader,
     requireGroups,
     noStore,

@@ -6,6 +6,7 @@ import { COOKIE_PATH, GROUPS_HINT_COOKIE, SESSION_COOKIE, UNITS_HINT_COOKIE } fr
 
 import type { Reader } from '../auth/identity.js';
 import { bearerToken, type ReaderOutcome, type ReaderResolver } from '../auth/reader.js';
+import type { TokenScope } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { AuditEvent } from '../db/audit.js';
 
@@ -24,6 +25,8 @@ declare module 'fastify' {
     readonly reader: Promise<ReaderOutcome>;
     /** Set by a route before it first reads `reader`: whether a personal access token counts here. */
     acceptsToken: boolean;
+    /** The scope of personal token the request's surface takes: `admin` under /api/admin, else `read`. */
+    tokenScope: TokenScope;
     /** The reader a guard let through (after `requireReader` and the like); null before or without one. */
     signedIn: Reader | null;
   }
@@ -88,6 +91,7 @@ export function decorateReader(
 ): void {
   const pending = Symbol('portal.reader');
   app.decorateRequest('acceptsToken', false);
+  app.decorateRequest('tokenScope', 'read');
   app.decorateRequest('signedIn', null);
   app.decorateRequest(pending, null);
   app.decorateRequest('reader', {
@@ -106,6 +110,7 @@ function credentialsOf(
   if (header !== undefined && (request.acceptsToken || request.routeOptions.config.tokens === true))
     return {
       bearer: bearerToken(header),
+      tokenScope: request.tokenScope,
       ...(request.routeOptions.config.oauth === true ? { oauthOrigin: originOf(request) } : {}),
     };
   const cookie = request.cookies[SESSION_COOKIE];

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
-import { accessUnits, mayRead, policy } from '@portal/access';
+import { accessUnits, canRead, mayRead, policy } from '@portal/access';
 import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import {
   AdminTokenList,
@@ -23,7 +23,7 @@ import type { ReaderOutcome } from '../auth/reader.js';
 import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tokens.js';
 import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
-import { BEARER_CHALLENGE } from '../plugins/guards.js';
+import { ADMIN_PATH, BEARER_CHALLENGE } from '../plugins/guards.js';
 import { mcpChallenge, originOf, resourceMetadataUrl } from './oauth.js';
 import type { SiteFile } from '../site.js';
 import type { GateContext } from './context.js';
@@ -326,14 +326,17 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
     {
       onRequest: sessionOnly,
       config: { rateLimit: { max: 20, timeWindow: 60_000, hook: 'preHandler' as const } },
-      schema: { body: TokenCreate, response: { 201: CreatedToken, 409: ErrorAnswer } },
+      schema: { body: TokenCreate, response: { 201: CreatedToken, 403: ErrorAnswer, 409: ErrorAnswer } },
     },
     async (request, reply) => {
       const reader = request.signedIn as Reader;
-      const { name, days } = request.body as TokenCreate;
+      const { name, days, scope = 'read' } = request.body as TokenCreate;
+      // Whoever may read the administration page may automate it: the policy decides, as for the API.
+      if (scope === 'admin' && !canRead(reader.units, ADMIN_PATH))
+        return reply.code(403).send({ error: 'Only administrators may make a token for the administration API' });
       let created;
       try {
-        created = await ctx.tokens.create(reader, name.trim(), days);
+        created = await ctx.tokens.create(reader, name.trim(), days, scope);
       } catch (error) {
         if (error instanceof TooManyTokensError) return reply.code(409).send({ error: error.message });
         throw error;
@@ -344,7 +347,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
         actorUid: reader.uid,
         actorEmail: reader.email,
         groups: reader.groups,
-        detail: { token: record.id, name: record.name, expiresAt: record.expiresAt },
+        detail: { token: record.id, name: record.name, expiresAt: record.expiresAt, scope: record.scope },
       });
       return reply.code(201).send({ token, record });
     },

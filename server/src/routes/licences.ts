@@ -7,15 +7,19 @@ import {
   EmailParams,
   ErrorAnswer,
   IdParams,
+  ImportQuery,
+  ImportReport,
   LicenceAnswer,
   LicenceBody,
   LicenceChange,
   MembershipBody,
+  MembershipCsv,
   NameParams,
   NoContent,
   OrganisationBody,
   OrganisationChange,
 } from '@portal/contract';
+import { MAX_IMPORT_BYTES } from '@portal/contract/names';
 
 import type { Reader } from '../auth/identity.js';
 import type { Licences } from '../auth/licences.js';
@@ -34,6 +38,8 @@ import {
   upsertAccessGroup,
   type AccessData,
 } from '../db/licences.js';
+import { CsvFileError, type ImportPlan } from '../memberships/csv.js';
+import { membershipImports } from '../memberships/import.js';
 import { adminRateLimit } from './admin.js';
 import type { GateContext } from './context.js';
 
@@ -172,7 +178,13 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
     throw error;
   };
 
-  app.setErrorHandler((caught: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler((caught: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (caught.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply
+        .code(413)
+        .send({ error: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB; split it into smaller files` });
+    if (caught.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return reply.code(415).send({ error: 'Send the file as CSV text (Content-Type: text/csv)' });
     const status = caught.statusCode && caught.statusCode >= 400 && caught.statusCode < 500 ? caught.statusCode : 500;
     if (status >= 500) request.log.error({ err: caught }, 'licence change failed');
     return reply
@@ -384,5 +396,83 @@ export async function licenceRoutes(app: FastifyInstance, ctx: GateContext, lice
       );
       return reply.code(204).send();
     },
+  );
+
+  // ---- readers' memberships as CSV ----------------------------------------------------------
+
+  // A CSV file as it is sent: text, up to the import's limit (the API's other bodies stay small).
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  const report = (plan: ImportPlan, applied: boolean): ImportReport => ({
+    applied,
+    rows: plan.rows,
+    counts: plan.counts,
+    changes: plan.changes,
+    refused: plan.refused,
+  });
+  const fileRefused = (error: unknown): never => {
+    if (error instanceof CsvFileError) throw new Refused(400, error.message);
+    throw error;
+  };
+
+  app.post(
+    '/readers/import',
+    {
+      config: limited,
+      bodyLimit: MAX_IMPORT_BYTES,
+      // A JSON body would parse and then fail the schema: say what to send instead.
+      preValidation: async (request, reply) => {
+        if (!/^text\/csv\b/i.test(request.headers['content-type'] ?? ''))
+          return reply.code(415).send({ error: 'Send the file as CSV text (Content-Type: text/csv)' });
+      },
+      schema: {
+        consumes: ['text/csv'],
+        querystring: ImportQuery,
+        body: MembershipCsv,
+        response: { 200: ImportReport, 422: ImportReport, 413: ErrorAnswer, 415: ErrorAnswer, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const text = request.body as string;
+      if ((request.query as ImportQuery).apply !== 'true')
+        return report(await membershipImports.preview(store.db, text).catch(fileRefused), false);
+      const { plan, applied } = await membershipImports.apply(store.db, text).catch(fileRefused);
+      // A refused row stops the whole file: nothing was written, and the report says why.
+      if (!applied) return reply.code(422).send(report(plan, false));
+      const admin = request.signedIn as Reader;
+      ctx.audit(request, {
+        kind: 'admin.import',
+        actorUid: admin.uid,
+        actorEmail: admin.email,
+        groups: admin.groups,
+        detail: membershipImports.auditDetail(text, plan),
+      });
+      await licences.changed();
+      return report(plan, true);
+    },
+  );
+
+  app.get(
+    '/readers/export',
+    {
+      config: limited,
+      schema: {
+        produces: ['text/csv'],
+        response: {
+          200: {
+            description: 'Every membership: email,organisation,groups',
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+          503: ErrorAnswer,
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="readers-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .send(await membershipImports.export(store.db)),
   );
 }

@@ -114,12 +114,18 @@ export async function readyTestApp(
 }
 
 /** Makes a personal access token with a session's cookie, as the account page does; its secret. */
-export async function makeToken(app: FastifyInstance, cookie: string, name = 'test token', days = 1): Promise<string> {
+export async function makeToken(
+  app: FastifyInstance,
+  cookie: string,
+  name = 'test token',
+  days = 1,
+  scope: 'read' | 'admin' = 'read',
+): Promise<string> {
   const created = await app.inject({
     method: 'POST',
     url: '/api/tokens',
     headers: { cookie, origin: ORIGIN },
-    payload: { name, days },
+    payload: { name, days, scope },
   });
   if (created.statusCode !== 201) throw new Error(`no token made: ${created.statusCode} ${created.body}`);
   return (created.json() as { token: string }).token;

@@ -8,17 +8,24 @@ import styles from './account.module.css';
 
 const DEFAULT_DAYS = 30;
 
-/** Names a token and picks its life; hands the new token (with its secret) to `onCreated`. */
+/**
+ * Names a token and picks its life (and, for an administrator, what it is for); hands the new
+ * token (with its secret) to `onCreated`.
+ */
 export default function NewTokenForm({
   maxDays,
+  administrator,
   onCreated,
 }: {
   maxDays: number;
+  /** Offers the `admin` scope (the server decides again). */
+  administrator: boolean;
   onCreated: (created: CreatedToken) => void;
 }): React.JSX.Element {
   const choices = expiryChoices(maxDays);
   const [name, setName] = useState('');
   const [days, setDays] = useState(choices.includes(DEFAULT_DAYS) ? DEFAULT_DAYS : (choices[0] ?? maxDays));
+  const [scope, setScope] = useState<'read' | 'admin'>('read');
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
@@ -32,7 +39,7 @@ export default function NewTokenForm({
     }
     setWorking(true);
     try {
-      onCreated(await tokenApi.create(name.trim(), days));
+      onCreated(await tokenApi.create(name.trim(), days, scope));
       setName('');
     } catch (caught) {
       setError(messageOf(caught, 'The token was not made; try again.'));
@@ -66,6 +73,15 @@ export default function NewTokenForm({
           ))}
         </select>
       </label>
+      {administrator && (
+        <label className={styles.field}>
+          Used for
+          <select value={scope} onChange={(event) => setScope(event.target.value === 'admin' ? 'admin' : 'read')}>
+            <option value="read">Assistants: reading the documentation</option>
+            <option value="admin">Automation: the administration API only</option>
+          </select>
+        </label>
+      )}
       <button type="submit" className="button button--primary" disabled={working}>
         {working ? 'Creating…' : 'Create token'}
       </button>

@@ -36,6 +36,7 @@ function TokenRow({
       <th scope="row">
         <span className={styles.tokenName}>{token.name}</span>
         <code className={styles.hint}>{token.hint}</code>
+        {token.scope === 'admin' && <span className={styles.hint}> administration API only</span>}
       </th>
       <td>{formatDay(token.createdAt)}</td>
       <td>{describeExpiry(token, now)}</td>
@@ -123,6 +124,7 @@ export default function TokensPanel({ onSettled }: { onSettled?: () => void }): 
           <h3 className={styles.subheading}>Create a token</h3>
           <NewTokenForm
             maxDays={list.maxDays}
+            administrator={list.groups.includes('admin')}
             onCreated={(next) => {
               dispatch({ type: 'created', created: next });
               void load();

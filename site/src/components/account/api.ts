@@ -27,6 +27,7 @@ const call = <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown
 
 export const tokenApi = {
   list: () => call<TokenList>('GET', '/api/tokens'),
-  create: (name: string, days: number) => call<CreatedToken>('POST', '/api/tokens', { name, days }),
+  create: (name: string, days: number, scope: 'read' | 'admin' = 'read') =>
+    call<CreatedToken>('POST', '/api/tokens', { name, days, scope }),
   revoke: (id: string) => call<undefined>('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
 };

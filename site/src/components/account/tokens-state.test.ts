@@ -11,6 +11,7 @@ const record = (id: string, name: string): TokenRecord => ({
   expiresAt: '2026-12-20T10:00:00.000Z',
   lastUsedAt: null,
   revokedAt: null,
+  scope: 'read',
 });
 
 const laptop = record('t1', 'laptop');

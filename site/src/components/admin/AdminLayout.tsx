@@ -17,7 +17,7 @@ export default function AdminLayout({
   children,
 }: {
   title: string;
-  current: 'readers' | 'requests' | 'insights';
+  current: 'readers' | 'organisations' | 'requests' | 'insights';
   children: ReactNode;
 }): React.JSX.Element {
   return (
@@ -33,6 +33,13 @@ export default function AdminLayout({
           </Link>
           <Link className={styles.tab} to="/admin/insights" aria-current={current === 'insights' ? 'page' : undefined}>
             Insights
+          </Link>
+          <Link
+            className={styles.tab}
+            to="/admin/organisations"
+            aria-current={current === 'organisations' ? 'page' : undefined}
+          >
+            Organisations
           </Link>
         </nav>
         {children}

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+
+import { expect, hydrated, test } from './fixtures';
+import { layoutShift } from './layout-shift';
+import { adminReader, partnerReader, signedInContext as signedIn } from './readers';
+
+const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+test.describe('the organisations page', () => {
+  test('is for administrators only: a partner gets the no-access page, an anonymous visitor the sign-in', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await page.goto('/admin/organisations');
+    await expect(page).toHaveURL(/\/login\?next=%2Fadmin%2Forganisations$/);
+    const { context, page: partnerPage } = await signedIn(browser, String(baseURL), partnerReader);
+    expect((await partnerPage.goto('/admin/organisations'))?.status()).toBe(403);
+    await expect(partnerPage.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await context.close();
+  });
+
+  test('an administrator creates an organisation with a licence for two units, imports three readers after the preview, and exports them', async ({
+    browser,
+    baseURL,
+  }) => {
+    const { context, page } = await signedIn(browser, String(baseURL), adminReader);
+    await page.goto('/admin/organisations');
+    await hydrated(page);
+    await expect(page.getByRole('link', { name: 'Organisations' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('table', { name: 'Organisations' })).toBeVisible();
+
+    // A new organisation.
+    const id = `e2e-${suffix}`;
+    const name = `E2E Studio ${suffix}`;
+    await page.getByLabel('Id (lower case, dashes)').fill(id);
+    await page.getByRole('region', { name: 'Organisations' }).getByLabel('Name', { exact: true }).last().fill(name);
+    await page.getByLabel('Verified e-mail domains').last().fill(`${id}.example`);
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `${name} is created` })).toBeVisible();
+
+    // Its licence: two units from the picker, with an end date.
+    const editor = page.getByRole('region', { name: new RegExp(name) });
+    const picker = editor.getByRole('group', { name: /New licence: units/ });
+    await picker
+      .getByRole('group', { name: 'Adapters' })
+      .getByLabel(/Shaka adapter/)
+      .check();
+    await picker
+      .getByRole('group', { name: 'Other' })
+      .getByLabel(/Layout engine/)
+      .check();
+    await editor.getByLabel('Reads until (empty: no end)').last().fill('2030-06-30');
+    await editor.getByRole('button', { name: 'Grant licence' }).click();
+    await expect(editor.getByRole('status').filter({ hasText: `${name} now reads 2 more unit(s)` })).toBeVisible();
+    const licences = editor.getByRole('list', { name: `Licences of ${name}` });
+    await expect(licences.getByRole('listitem')).toHaveCount(1);
+    await expect(licences).toContainText('Shaka adapter');
+    await expect(licences).toContainText('Layout engine');
+    await expect(licences).toContainText('until the end of');
+
+    // Three readers from a CSV: the preview first, then the import.
+    const emails = ['ana', 'bo', 'cy'].map((who) => `${who}-${suffix}@e2e-readers.example`);
+    const csv = ['email,organisation,groups', ...emails.map((email) => `${email},${id},`)].join('\n');
+    await page.getByLabel('CSV file to import').setInputFiles({
+      name: 'readers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    const apply = page.getByRole('button', { name: 'Apply import' });
+    await expect(apply).toBeDisabled();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('region', { name: 'Import preview' });
+    await expect(preview).toContainText('Preview (nothing changed yet): 3 row(s), 3 new');
+    const rows = preview.getByRole('table', { name: 'What each row does' }).getByRole('row');
+    await expect(rows).toHaveCount(4);
+    await expect(rows.filter({ hasText: emails[0] })).toContainText(`new membership in ${id}`);
+    await expect(editor.getByRole('list', { name: `Members of ${name}` })).toHaveCount(0);
+    await apply.click();
+    await expect(page.getByRole('status').filter({ hasText: 'Imported readers.csv: 3 new' })).toBeVisible();
+    const members = editor.getByRole('list', { name: `Members of ${name}` });
+    for (const email of emails) await expect(members).toContainText(email);
+
+    // The export holds the same rows, in the columns the import reads.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export readers (CSV)' }).click();
+    const file = await (await download).path();
+    const exported = await readFile(file, 'utf8');
+    expect(exported.split('\n')[0]).toBe('email,organisation,groups');
+    for (const email of emails) expect(exported).toContain(`${email},${id},`);
+    await context.close();
+  });
+
+  test('loads without a layout shift, and fits a 390 px phone without sideways scrolling', async ({
+    browser,
+    baseURL,
+  }) => {
+    const { context, page } = await signedIn(browser, String(baseURL), adminReader);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/admin/organisations');
+      await hydrated(page);
+      await expect(page.getByRole('table', { name: 'Organisations' })).toBeVisible();
+      await page.evaluate(() => document.fonts.ready);
+      expect(await layoutShift(page), `at ${viewport.width} px`).toBe(0);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `page width at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,397 @@
+import { useId, useState, type FormEvent } from 'react';
+
+import { formatDay } from '@site/src/components/account/format';
+
+import {
+  accessApi,
+  type AccessOverview,
+  type AccessPanelProps,
+  type LicenceInfo,
+  type OrganisationInfo,
+} from './access-api';
+import ChangeStatus from './ChangeStatus';
+import UnitPicker from './UnitPicker';
+import { useChange } from './use-change';
+import styles from './admin.module.css';
+
+/** Domains as typed: separated by commas or spaces, lower case. */
+const domainsOf = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((domain) => domain.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+];
+
+/** An organisation's name, domains (as typed) and contact, as its forms hold them. */
+interface OrganisationText {
+  name: string;
+  domains: string;
+  contact: string;
+}
+
+/** What an organisation's form sends: the domains as a list, an empty contact as none. */
+const organisationBody = (text: OrganisationText) => ({
+  name: text.name.trim(),
+  domains: domainsOf(text.domains),
+  contact: text.contact.trim() === '' ? null : text.contact.trim(),
+});
+
+/** The name, domains and contact fields of the new-organisation form and of an organisation's own. */
+function OrganisationFields({
+  value,
+  onChange,
+  domainsExample,
+}: {
+  value: OrganisationText;
+  onChange: (next: OrganisationText) => void;
+  domainsExample: string;
+}): React.JSX.Element {
+  const ids = { name: useId(), domains: useId(), contact: useId() };
+  return (
+    <>
+      <label className={styles.field} htmlFor={ids.name}>
+        Name
+        <input
+          id={ids.name}
+          value={value.name}
+          maxLength={120}
+          required
+          onChange={(e) => onChange({ ...value, name: e.target.value })}
+        />
+      </label>
+      <label className={styles.field} htmlFor={ids.domains}>
+        Verified e-mail domains
+        <input
+          id={ids.domains}
+          value={value.domains}
+          placeholder={domainsExample}
+          onChange={(e) => onChange({ ...value, domains: e.target.value })}
+        />
+      </label>
+      <label className={styles.field} htmlFor={ids.contact}>
+        Contact e-mail
+        <input
+          id={ids.contact}
+          type="email"
+          value={value.contact}
+          onChange={(e) => onChange({ ...value, contact: e.target.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+/** A licence in words: its units (orphans marked), its end, whether it still reads. */
+function LicenceItem({
+  licence,
+  labels,
+  onWithdraw,
+  onEnd,
+  working,
+}: {
+  licence: LicenceInfo;
+  labels: ReadonlyMap<string, string>;
+  onWithdraw: () => void;
+  onEnd: (day: string | null) => void;
+  working: boolean;
+}): React.JSX.Element {
+  const [day, setDay] = useState(licence.endsAt?.slice(0, 10) ?? '');
+  const endId = useId();
+  const end = formatDay(licence.endsAt);
+  return (
+    <li className={licence.live ? undefined : styles.ended}>
+      <p>
+        <strong>{licence.live ? 'Live' : `Ended on ${end}`}</strong>
+        {licence.live && (end ? `, until the end of ${end}` : ', with no end')}. Granted by {licence.createdBy} on{' '}
+        {formatDay(licence.createdAt)}.
+      </p>
+      <p>
+        {licence.units.map((unit) =>
+          licence.orphaned.includes(unit) ? (
+            <span key={unit} className={`${styles.chip} ${styles.orphan}`}>
+              {unit} (orphaned: no longer a unit of the policy; reads nothing)
+            </span>
+          ) : (
+            <span key={unit} className={styles.chip}>
+              {labels.get(unit) ?? unit}
+            </span>
+          ),
+        )}
+      </p>
+      <div className={styles.formRow}>
+        <label className={styles.field} htmlFor={endId}>
+          Reads until (empty: no end)
+          <input id={endId} type="date" value={day} onChange={(event) => setDay(event.target.value)} />
+        </label>
+        <button
+          type="button"
+          className="button button--secondary button--sm"
+          disabled={working}
+          onClick={() => onEnd(day === '' ? null : day)}
+        >
+          Change the end
+        </button>
+        <button
+          type="button"
+          className="button button--outline button--danger button--sm"
+          disabled={working}
+          onClick={onWithdraw}
+        >
+          Withdraw licence
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** One organisation: its name, domains and contact, its licences, a new licence, its members. */
+function OrganisationEditor({
+  organisation,
+  overview,
+  reload,
+}: {
+  organisation: OrganisationInfo;
+  overview: AccessOverview;
+  reload: () => Promise<void>;
+}): React.JSX.Element {
+  const change = useChange(reload);
+  const [fields, setFields] = useState<OrganisationText>({
+    name: organisation.name,
+    domains: organisation.domains.join(', '),
+    contact: organisation.contact ?? '',
+  });
+  const [units, setUnits] = useState<string[]>([]);
+  const [endsOn, setEndsOn] = useState('');
+  const labels = new Map(overview.units.map((unit) => [unit.name, unit.label]));
+  const endsId = useId();
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    void change.run(
+      () => accessApi.changeOrganisation(organisation.id, organisationBody(fields)),
+      `${fields.name.trim()} is saved.`,
+      'The organisation was not saved; try again.',
+    );
+  };
+  const grant = (event: FormEvent) => {
+    event.preventDefault();
+    if (units.length === 0) {
+      change.setError('Choose at least one unit for the licence.');
+      return;
+    }
+    void change
+      .run(
+        () => accessApi.grant(organisation.id, { units, endsOn: endsOn === '' ? null : endsOn }),
+        `${organisation.name} now reads ${units.length} more unit(s)${endsOn ? ` until ${formatDay(`${endsOn}T12:00:00Z`)}` : ''}.`,
+        'The licence was not granted; try again.',
+      )
+      .then((ok) => {
+        if (ok) {
+          setUnits([]);
+          setEndsOn('');
+        }
+      });
+  };
+
+  return (
+    <section className={styles.orgCard} aria-labelledby={`org-${organisation.id}`}>
+      <h3 id={`org-${organisation.id}`}>
+        {organisation.name} <code>{organisation.id}</code>
+      </h3>
+      <ChangeStatus error={change.error} notice={change.notice} />
+      <form className={styles.formRow} onSubmit={save}>
+        <OrganisationFields value={fields} onChange={setFields} domainsExample="studio.example, studio.tv" />
+        <button type="submit" className="button button--primary button--sm" disabled={change.working}>
+          Save
+        </button>
+      </form>
+
+      <h4>Licences</h4>
+      {organisation.licences.length === 0 ? (
+        <p>No licence: its readers read only what their groups give.</p>
+      ) : (
+        <ul className={styles.licenceList} aria-label={`Licences of ${organisation.name}`}>
+          {organisation.licences.map((licence) => (
+            <LicenceItem
+              key={`${licence.id}-${licence.endsAt ?? 'open'}`}
+              licence={licence}
+              labels={labels}
+              working={change.working}
+              onWithdraw={() =>
+                void change.run(
+                  () => accessApi.withdraw(licence.id),
+                  'The licence is withdrawn; its readers lose it on their next request.',
+                  'The licence was not withdrawn; try again.',
+                )
+              }
+              onEnd={(day) =>
+                void change.run(
+                  () => accessApi.changeLicence(licence.id, { endsOn: day }),
+                  day
+                    ? `The licence now reads until the end of ${formatDay(`${day}T12:00:00Z`)}.`
+                    : 'The licence now has no end.',
+                  'The end was not changed; try again.',
+                )
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <form onSubmit={grant}>
+        <UnitPicker legend="New licence: units" units={overview.units} selected={units} onChange={setUnits} />
+        <div className={styles.formRow}>
+          <label className={styles.field} htmlFor={endsId}>
+            Reads until (empty: no end)
+            <input id={endsId} type="date" value={endsOn} onChange={(e) => setEndsOn(e.target.value)} />
+          </label>
+          <button type="submit" className="button button--primary button--sm" disabled={change.working}>
+            Grant licence
+          </button>
+        </div>
+      </form>
+
+      <h4>Members</h4>
+      <p className={styles.muted}>
+        Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and these
+        readers placed here by an administrator (or an import):
+      </p>
+      {organisation.members.length === 0 ? (
+        <p>Nobody placed here.</p>
+      ) : (
+        <ul aria-label={`Members of ${organisation.name}`}>
+          {organisation.members.map((email) => (
+            <li key={email} className={styles.email}>
+              {email}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        className="button button--outline button--danger button--sm"
+        disabled={change.working}
+        onClick={() => {
+          if (window.confirm(`Remove ${organisation.name} and its licences? Its readers keep their groups.`))
+            void change.run(
+              () => accessApi.removeOrganisation(organisation.id),
+              `${organisation.name} is removed.`,
+              'The organisation was not removed; try again.',
+            );
+        }}
+      >
+        Remove {organisation.name}
+      </button>
+    </section>
+  );
+}
+
+/** A licence's units in a few words, for the overview table. */
+function licenceSummary(organisation: OrganisationInfo): string {
+  const live = organisation.licences.filter((licence) => licence.live);
+  const ended = organisation.licences.length - live.length;
+  const units = new Set(live.flatMap((licence) => licence.units));
+  const parts = [live.length === 0 ? 'no live licence' : `${live.length} live (${units.size} units)`];
+  if (ended > 0) parts.push(`${ended} ended`);
+  return parts.join(', ');
+}
+
+/**
+ * The partner companies: create one, and for each its name, verified domains, contact,
+ * licences (with a unit picker and an optional end) and members.
+ */
+export default function OrganisationsPanel({ overview, reload }: AccessPanelProps): React.JSX.Element {
+  const change = useChange(reload);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [id, setId] = useState('');
+  const [fields, setFields] = useState<OrganisationText>({ name: '', domains: '', contact: '' });
+  const idField = useId();
+  const selected = overview.organisations.find((organisation) => organisation.id === chosen) ?? null;
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    const newId = id.trim().toLowerCase();
+    void change
+      .run(
+        () => accessApi.createOrganisation({ id: newId, ...organisationBody(fields) }),
+        `${fields.name.trim()} is created; grant it a licence below.`,
+        'The organisation was not created; try again.',
+      )
+      .then((ok) => {
+        if (!ok) return;
+        setChosen(newId);
+        setId('');
+        setFields({ name: '', domains: '', contact: '' });
+      });
+  };
+
+  return (
+    <section className={styles.card} aria-labelledby="organisations-heading">
+      <h2 id="organisations-heading">Organisations</h2>
+      <p className={styles.muted}>
+        A partner company reads what its live licences give; its readers are those at its verified domains and those
+        placed in it. A change takes effect on each reader&apos;s next request.
+      </p>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <caption>Organisations</caption>
+          <thead>
+            <tr>
+              <th scope="col">Organisation</th>
+              <th scope="col">Licences</th>
+              <th scope="col">Members</th>
+            </tr>
+          </thead>
+          <tbody>
+            {overview.organisations.map((organisation) => (
+              <tr key={organisation.id}>
+                <th scope="row">
+                  <button
+                    type="button"
+                    className="button button--link button--sm"
+                    aria-pressed={chosen === organisation.id}
+                    onClick={() => setChosen(chosen === organisation.id ? null : organisation.id)}
+                  >
+                    {organisation.name}
+                  </button>
+                  <div className={styles.muted}>{organisation.domains.join(', ') || 'no domain'}</div>
+                </th>
+                <td>{licenceSummary(organisation)}</td>
+                <td>{organisation.members.length}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {overview.organisations.length === 0 && <p>No organisation yet.</p>}
+      {selected ? (
+        <OrganisationEditor key={selected.id} organisation={selected} overview={overview} reload={reload} />
+      ) : (
+        <p className={styles.muted}>
+          Choose an organisation by its name to change it, its licences and see its members.
+        </p>
+      )}
+
+      <h3>New organisation</h3>
+      <ChangeStatus error={change.error} notice={change.notice} />
+      <form className={styles.formRow} onSubmit={create}>
+        <label className={styles.field} htmlFor={idField}>
+          Id (lower case, dashes)
+          <input
+            id={idField}
+            value={id}
+            required
+            pattern="[a-z][a-z0-9\-]{0,47}"
+            placeholder="acme-tv"
+            onChange={(e) => setId(e.target.value)}
+          />
+        </label>
+        <OrganisationFields value={fields} onChange={setFields} domainsExample="acme.example" />
+        <button type="submit" className="button button--primary button--sm" disabled={change.working}>
+          Create organisation
+        </button>
+      </form>
+    </section>
+  );
+}
