@@ -379,6 +379,63 @@ async function clusterCheck(emulator) {
       headers: { cookie: adminCookie, origin: direct(0) },
     });
 
+    // 3b. A licence granted on one replica reads on the other two within a second, and its
+    //     withdrawal stops it there as fast (the shared state's broadcast; no new sign-in).
+    const post = (path, body, method = 'POST') =>
+      fetch(`${direct(0)}${path}`, {
+        method,
+        headers: { cookie: adminCookie, origin: direct(0), 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    assert.equal(
+      (
+        await post('/api/admin/organisations', {
+          id: 'cluster-studio',
+          name: 'Cluster Studio',
+          domains: ['cluster-studio.example'],
+        })
+      ).status,
+      201,
+      'the administrator makes an organisation',
+    );
+    assert.equal((await post('/api/admin/organisations/cluster-studio/licences', { units: ['blog'] })).status, 201);
+    await emulatorRequest(emulator.host, emulator.projectId, '/accounts', {
+      localId: 'cluster-licensee',
+      email: 'dev@cluster-studio.example',
+      password: 'licensed-2026',
+      emailVerified: true,
+    });
+    const licensee = await startSession(
+      nginx.baseURL,
+      await signInWithPassword(emulator.host, 'dev@cluster-studio.example', 'licensed-2026'),
+    );
+    const LICENSED = '/docs/layout-engine/';
+    const statusesOn = (path) =>
+      Promise.all(
+        [1, 2].map(
+          async (i) =>
+            (await fetch(`${direct(i)}${path}`, { headers: { cookie: licensee }, redirect: 'manual' })).status,
+        ),
+      );
+    assert.deepEqual(await statusesOn(LICENSED), [403, 403], 'not licensed yet');
+    const within = async (want, what) => {
+      const t0 = Date.now();
+      for (;;) {
+        const statuses = await statusesOn(LICENSED);
+        if (statuses.every((status) => status === want)) return Date.now() - t0;
+        if (Date.now() - t0 > 1000) throw new Error(`${what}: still ${statuses} after a second`);
+        await sleep(20);
+      }
+    };
+    const granted = await post('/api/admin/organisations/cluster-studio/licences', { units: ['layout'] });
+    assert.equal(granted.status, 201);
+    results['cluster.grant_reads_everywhere_ms'] = await within(200, 'grant');
+    assert.equal((await post(`/api/admin/licences/${(await granted.json()).id}`, undefined, 'DELETE')).status, 204);
+    results['cluster.withdrawal_ends_everywhere_ms'] = await within(403, 'withdrawal');
+    log(
+      `A licence granted on replica 1 read on 2 and 3 in ${results['cluster.grant_reads_everywhere_ms']} ms; withdrawn, it stopped there in ${results['cluster.withdrawal_ends_everywhere_ms']} ms`,
+    );
+
     // 4. The sign-in limit is counted across replicas (6 a minute per client address).
     const statuses = [];
     for (let i = 0; i < 8; i++) {
