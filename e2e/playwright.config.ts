@@ -75,6 +75,7 @@ export default defineConfig({
         'visitor.e2e.ts',
         'login.e2e.ts',
         'account.e2e.ts',
+        'assistant.e2e.ts',
         'agents.e2e.ts',
         'oauth.e2e.ts',
         'versions.e2e.ts',
