@@ -76,6 +76,7 @@ export default defineConfig({
         'login.e2e.ts',
         'account.e2e.ts',
         'assistant.e2e.ts',
+        'assistant-insights.e2e.ts',
         'agents.e2e.ts',
         'oauth.e2e.ts',
         'versions.e2e.ts',

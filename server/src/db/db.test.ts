@@ -28,7 +28,10 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
 
   it('migrates from empty to the newest schema, and a second run does nothing', async () => {
     const steps = await listMigrations();
-    expect(steps.map((step) => step.version)).toEqual(steps.map((_, index) => index + 1));
+    // Each step after the one before; 010 to 012 are kept for work on other branches.
+    expect(steps.map((step) => step.version)).toEqual(
+      steps.map((_, index) => index + 1).map((version) => (version > 9 ? version + 3 : version)),
+    );
     const first = await migrate(db);
     expect(first).toEqual({
       from: 0,
