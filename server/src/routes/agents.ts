@@ -126,7 +126,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest, c
         'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first. A package synced from its releases is searched at its newest release unless `version` names another.',
       inputSchema: {
         query: z.string().min(1).max(200),
-        limit: z.number().int().min(1).max(20).optional(),
+        limit: z.number().int().min(1).max(20).optional().describe('How many results, 1 to 20 (8 when not given).'),
         version: z
           .string()
           .regex(/^\d{1,6}\.\d{1,6}\.\d{1,6}$/)
