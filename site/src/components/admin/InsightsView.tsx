@@ -28,7 +28,61 @@ function PageName({ path, names }: { path: string; names: PageNames }): React.JS
   );
 }
 
-/** The figures' queries with their counts: the most asked, readers' or assistants'. */
+/**
+ * One of the insights' tables: a caption, its columns (the first heads each row), a row per
+ * item, or one line saying there is nothing in the period.
+ */
+function FigureTable<T>({
+  caption,
+  columns,
+  rows,
+  empty,
+  row,
+}: {
+  caption: string;
+  columns: string[];
+  rows: readonly T[];
+  empty: string;
+  row: (item: T) => { key: string; head: React.ReactNode; cells: React.ReactNode[] };
+}): React.JSX.Element {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length}>{empty}</td>
+            </tr>
+          ) : (
+            rows.map((item) => {
+              const { key, head, cells } = row(item);
+              return (
+                <tr key={key}>
+                  <th scope="row">{head}</th>
+                  {cells.map((cell, index) => (
+                    <td key={index}>{cell}</td>
+                  ))}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The most asked searches with their counts, readers' or assistants'. */
 function QueryTable({
   caption,
   rows,
@@ -37,31 +91,13 @@ function QueryTable({
   rows: { query: string; times: number }[];
 }): React.JSX.Element {
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Query</th>
-            <th scope="col">Times</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={2}>No searches in this period.</td>
-            </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.query}>
-                <th scope="row">{row.query}</th>
-                <td>{row.times}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <FigureTable
+      caption={caption}
+      columns={['Query', 'Times']}
+      rows={rows}
+      empty="No searches in this period."
+      row={(item) => ({ key: item.query, head: item.query, cells: [item.times] })}
+    />
   );
 }
 
@@ -78,72 +114,38 @@ function AssistantsSection({ data }: { data: Insights['assistants'] }): React.JS
         <strong>{data.searches}</strong> searches ({data.withoutResults} without results) for{' '}
         <strong>{data.readers}</strong> readers.
       </p>
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <caption>By client</caption>
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Signs in with</th>
-              <th scope="col">Reads</th>
-              <th scope="col">Searches</th>
-              <th scope="col">Without results</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.clients.length === 0 ? (
-              <tr>
-                <td colSpan={5}>No assistant read or searched in this period.</td>
-              </tr>
-            ) : (
-              data.clients.map((client) => (
-                <tr key={`${client.kind} ${client.name}`}>
-                  <th scope="row">{client.name}</th>
-                  <td>{CLIENT_KINDS[client.kind]}</td>
-                  <td>{client.views}</td>
-                  <td>{client.searches}</td>
-                  <td>{client.withoutResults}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <caption>Assistants’ searches that found nothing</caption>
-          <thead>
-            <tr>
-              <th scope="col">Query</th>
-              <th scope="col">Times</th>
-              <th scope="col">Clients</th>
-              <th scope="col">Last</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.failed.length === 0 ? (
-              <tr>
-                <td colSpan={4}>None in this period.</td>
-              </tr>
-            ) : (
-              data.failed.map((search) => (
-                <tr key={search.query}>
-                  <th scope="row">{search.query}</th>
-                  <td>{search.times}</td>
-                  <td>
-                    <ul className={own.clients}>
-                      {search.clients.map((client) => (
-                        <li key={client}>{client}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td className={styles.nowrap}>{formatTime(search.lastAt)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <FigureTable
+        caption="By client"
+        columns={['Client', 'Signs in with', 'Reads', 'Searches', 'Without results']}
+        rows={data.clients}
+        empty="No assistant read or searched in this period."
+        row={(client) => ({
+          key: `${client.kind} ${client.name}`,
+          head: client.name,
+          cells: [CLIENT_KINDS[client.kind], client.views, client.searches, client.withoutResults],
+        })}
+      />
+      <FigureTable
+        caption="Assistants’ searches that found nothing"
+        columns={['Query', 'Times', 'Clients', 'Last']}
+        rows={data.failed}
+        empty="None in this period."
+        row={(search) => ({
+          key: search.query,
+          head: search.query,
+          cells: [
+            search.times,
+            <ul key="clients" className={own.clients}>
+              {search.clients.map((client) => (
+                <li key={client}>{client}</li>
+              ))}
+            </ul>,
+            <span key="last" className={styles.nowrap}>
+              {formatTime(search.lastAt)}
+            </span>,
+          ],
+        })}
+      />
     </section>
   );
 }
@@ -217,35 +219,17 @@ function PageTable({
   names: PageNames;
 }): React.JSX.Element {
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Page</th>
-            <th scope="col">Views</th>
-            <th scope="col">Readers</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No views in this period.</td>
-            </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.path}>
-                <th scope="row">
-                  <PageName path={row.path} names={names} />
-                </th>
-                <td>{row.views}</td>
-                <td>{row.readers}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <FigureTable
+      caption={caption}
+      columns={['Page', 'Views', 'Readers']}
+      rows={rows}
+      empty="No views in this period."
+      row={(item) => ({
+        key: item.path,
+        head: <PageName path={item.path} names={names} />,
+        cells: [item.views, item.readers],
+      })}
+    />
   );
 }
 
