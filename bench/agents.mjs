@@ -133,10 +133,22 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, /api/search p95 ${searchApi.p95} ms`,
   );
 
-  const oauth = await measureOAuthReadPage({ baseURL, cookie, token, repeats });
-  log(
-    `  MCP read_page p95 with an OAuth access token ${oauth.oauth.p95} ms, with a personal token ${oauth.personal.p95} ms (${oauth.ratio}×)`,
-  );
+  // OAuth against a personal token, side by side in each round; the rounds give the spread.
+  const oauthRounds = [];
+  for (let r = 0; r < rounds; r++) {
+    const one = await measureOAuthReadPage({ baseURL, cookie, token, repeats });
+    oauthRounds.push(one);
+    log(
+      `  OAuth ${r + 1}/${rounds}: MCP read_page p95 with an OAuth access token ${one.oauth.p95} ms, with a personal token ${one.personal.p95} ms (${one.ratio}×)`,
+    );
+  }
+  const oauth = {
+    oauth: { p95: round(median(oauthRounds.map((one) => one.oauth.p95)), 2) },
+    personal: { p95: round(median(oauthRounds.map((one) => one.personal.p95)), 2) },
+    ratio: round(median(oauthRounds.map((one) => one.ratio)), 3),
+    spread: oauthRounds.map((one) => one.ratio),
+    calls: oauthRounds[0]?.calls ?? 0,
+  };
 
   // The same Markdown, the same bytes, with a token and with a session.
   const markdown = `${baseURL}${docPath.replace(/\/$/, '')}.md`;
@@ -178,6 +190,9 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     'agents.mcp_read_page_oauth_p95_ms': oauth.oauth.p95,
     'agents.mcp_read_page_personal_p95_ms': oauth.personal.p95,
     'agents.mcp_read_page_oauth_vs_personal_p95': oauth.ratio,
+    'agents.mcp_read_page_oauth_vs_personal_spread': oauth.spread,
+    'agents.mcp_read_page_oauth_rounds': oauthRounds.length,
+    'agents.mcp_read_page_oauth_calls_per_round': oauth.calls,
     'agents.markdown_path': markdown.slice(baseURL.length),
     'agents.markdown_bytes': reference.length,
     'agents.token_rps': Math.round(stat('token', 'rps')),

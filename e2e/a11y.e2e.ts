@@ -53,6 +53,7 @@ const templates: Template[] = [
       await expect(page.getByRole('button', { name: 'Revoke axe check' }).first()).toBeVisible();
     },
   },
+  { name: 'use with your assistant', path: '/account/assistant' },
   {
     // The avatar menu on a wide screen, the phone menu (where its items live) on a narrow one.
     name: 'account menu open',

@@ -63,7 +63,7 @@ test.describe('the account page', () => {
     expect(results[0]?.url).toBe('/docs/player-manager-mono/packages/player-adapter-dash.js/');
     const markdown = await withToken(`${base}/docs/layout-engine.md`, token);
     expect(markdown.status).toBe(200);
-    expect(await markdown.text()).toMatch(/^# Layout Engine\n/);
+    expect(await markdown.text()).toMatch(/^---\n[\s\S]*?\n---\n\n# Layout Engine\n/);
     expect((await withToken(`${base}/docs/frontend-guidelines.md`, token)).status).toBe(403);
 
     await page.reload();
@@ -96,7 +96,10 @@ test.describe('the account page', () => {
 });
 
 test.describe('“Copy page as Markdown”', () => {
-  test('copies a doc page’s Markdown, which starts with its title', async ({ page, baseURL }) => {
+  test('copies a doc page’s Markdown, which starts with its title below its front matter', async ({
+    page,
+    baseURL,
+  }) => {
     await signIn(page, String(baseURL), partnerReader);
     await page.goto('/docs/layout-engine/');
     await hydrated(page);
@@ -104,7 +107,11 @@ test.describe('“Copy page as Markdown”', () => {
     await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
     const copied = await clipboardText(page);
-    expect(copied.startsWith(`# ${title}\n`)).toBe(true);
+    // The front matter names the page (its canonical address among others); then its title.
+    expect(copied).toMatch(
+      /^---\ntitle: .+\ncanonical_url: "https?:\/\/[^"]+\/docs\/layout-engine\/"\n[\s\S]*?---\n\n# /,
+    );
+    expect(copied).toContain(`\n---\n\n# ${title}\n`);
     expect(copied).toBe(await (await page.request.get('/docs/layout-engine.md')).text());
   });
 
@@ -114,7 +121,7 @@ test.describe('“Copy page as Markdown”', () => {
     const title = await page.getByRole('heading', { level: 1 }).first().innerText();
     await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
-    expect((await clipboardText(page)).startsWith(`# ${title}\n`)).toBe(true);
+    expect(await clipboardText(page)).toContain(`\n---\n\n# ${title}\n`);
   });
 
   test.describe('when the Markdown cannot be fetched', () => {

@@ -95,7 +95,7 @@ test.describe('the MCP server, with the SDK’s own client', () => {
     const found = await client.callTool({ name: 'search_docs', arguments: { query: 'dash.js' } });
     expect(text(found)).toContain('/docs/player-manager-mono/packages/player-adapter-dash.js/');
     const page = await client.callTool({ name: 'read_page', arguments: { path: '/docs/layout-engine/' } });
-    expect(text(page)).toMatch(/^# Layout Engine\n/);
+    expect(text(page)).toMatch(/^---\n[\s\S]*?\n---\n\n# Layout Engine\n/);
     expect(page.isError).toBeFalsy();
 
     const secret = staffOnlyWord();

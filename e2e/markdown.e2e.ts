@@ -1,6 +1,7 @@
 import { load } from 'cheerio';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes } from 'mdast';
+import { parse as parseYaml } from 'yaml';
 
 import { expect, test } from './fixtures';
 
@@ -12,6 +13,13 @@ function textOf(node: Nodes): string {
 }
 
 const normalise = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** A twin's YAML front matter and the Markdown below it. */
+function splitTwin(text: string): { facts: Record<string, unknown> | null; body: string } {
+  const match = /^---\n([\s\S]*?)\n---\n\n/.exec(text);
+  if (!match) return { facts: null, body: text };
+  return { facts: parseYaml(match[1] ?? '') as Record<string, unknown>, body: text.slice(match[0].length) };
+}
 
 /**
  * Every page a staff reader may read (all of them), as an assistant gets it: its `.md`
@@ -34,7 +42,9 @@ test('every page’s Markdown is clean CommonMark with the headings of the page'
     const markdown = await page.request.get(link);
     expect(markdown.status(), link).toBe(200);
     expect(markdown.headers()['content-type']).toBe('text/markdown; charset=utf-8');
-    const tree = fromMarkdown(await markdown.text());
+    const { facts, body } = splitTwin(await markdown.text());
+    if (facts === null) problems.push(`${link}: no front matter`);
+    const tree = fromMarkdown(body);
     const html = tree.children.filter((node) => node.type === 'html').map((node) => textOf(node));
     for (const block of html)
       if (/<[A-Z]|<\/[A-Z]/.test(block)) problems.push(`${link}: a component is left: ${block}`);
@@ -49,6 +59,11 @@ test('every page’s Markdown is clean CommonMark with the headings of the page'
     const pagePath = link === '/docs.md' ? '/docs/' : link.replace(/\.md$/, '');
     const response = await page.request.get(pagePath);
     const $ = load(await response.text());
+    // The front matter names the page as its HTML does: its title and canonical address.
+    const canonical = $('link[rel="canonical"]').attr('href');
+    if (canonical && facts?.canonical_url !== canonical)
+      problems.push(`${link}: canonical_url ${String(facts?.canonical_url)}, the page says ${canonical}`);
+    if (typeof facts?.title !== 'string' || facts.title === '') problems.push(`${link}: no title in the front matter`);
     const prose = $('.theme-doc-markdown, article .markdown');
     if (prose.length === 0 && $('a.card').length > 0) {
       // A category page has cards, not prose: its Markdown lists them, each by its title.
@@ -85,4 +100,23 @@ test('every page’s Markdown is clean CommonMark with the headings of the page'
       );
   }
   expect(problems, problems.join('\n')).toEqual([]);
+});
+
+test('a .md reads an MDX expression as the page shows it, and names a release’s version', async ({ page }) => {
+  // The post computes its package count in an expression: the HTML shows 23, and so does its twin.
+  const html = load(await (await page.request.get('/blog/mdx-blog-post')).text());
+  expect(normalise(html('article').text())).toContain('loads every one of the 23 player-manager packages');
+  const post = splitTwin(await (await page.request.get('/blog/mdx-blog-post.md')).text());
+  expect(normalise(post.body)).toContain('loads every one of the 23 player-manager packages');
+  expect(post.body).not.toContain('truncate');
+  expect(post.facts).toMatchObject({
+    title: 'From laptop to living room, your first build on a TV',
+    canonical_url: html('link[rel="canonical"]').attr('href'),
+  });
+  // A tracked source has the day of its last commit.
+  expect(String(post.facts?.last_update)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+  // An older release of a synced package names its version.
+  const release = splitTwin(await (await page.request.get('/docs/Norigin-Spatial-Navigation/2.3.0.md')).text());
+  expect(release.facts).toMatchObject({ version: '2.3.0' });
 });

@@ -133,7 +133,7 @@ test.describe('an assistant signs in to /mcp with OAuth', () => {
     expect(tools).toEqual(['latest_changelog', 'list_sections', 'read_page', 'search_docs']);
     const page = await client.callTool({ name: 'read_page', arguments: { path: '/docs/layout-engine/' } });
     expect(page.isError).toBeFalsy();
-    expect(text(page)).toMatch(/^# Layout Engine\n/);
+    expect(text(page)).toMatch(/^---\n[\s\S]*?\n---\n\n# Layout Engine\n/);
 
     // The leak check of this surface: the guidelines are staff-only, by every tool.
     const staffPage = await client.callTool({

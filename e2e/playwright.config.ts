@@ -76,6 +76,8 @@ export default defineConfig({
         'visitor.e2e.ts',
         'login.e2e.ts',
         'account.e2e.ts',
+        'assistant.e2e.ts',
+        'assistant-insights.e2e.ts',
         'agents.e2e.ts',
         'oauth.e2e.ts',
         'access-requests.e2e.ts',

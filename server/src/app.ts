@@ -27,7 +27,7 @@ import {
 
 import { AuthError, SIGN_IN_STATUS } from './auth/errors.js';
 import { Identity, type Reader } from './auth/identity.js';
-import { ReaderResolver } from './auth/reader.js';
+import { clientOf, ReaderResolver } from './auth/reader.js';
 import { createFastPath, fileHeaders, helmetHeaders } from './fast-path.js';
 import { Metrics, surfaceOfFile, surfaceOfRoute } from './metrics.js';
 import { Readiness } from './readiness.js';
@@ -45,7 +45,7 @@ import type { Config } from './config.js';
 import { acceptInvitation, invitationFor } from './db/activity.js';
 import { insertAuditEvents, type AuditEvent } from './db/audit.js';
 import { AuditInbox, auditInboxDir } from './db/audit-inbox.js';
-import type { ViewChannel } from './db/page-views.js';
+import type { ViewChannel, ViewClient } from './db/page-views.js';
 import { seedDemoActivity } from './db/demo.js';
 import { Store } from './db/store.js';
 import { Licences } from './auth/licences.js';
@@ -57,6 +57,7 @@ import { agentMeter, agentReader } from './plugins/agent-meter.js';
 import { guards } from './plugins/guards.js';
 import { decorateReader, sessionCookies, settleOutcome } from './plugins/reader.js';
 import { adminRoutes } from './routes/admin.js';
+import { insightsPageRoutes } from './routes/insights-pages.js';
 import { licenceRoutes } from './routes/licences.js';
 import { accessRequestAdminRoutes, accessRequestRoutes } from './routes/access-requests.js';
 import { mailerFor, type Mailer } from './mail.js';
@@ -307,8 +308,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
    * A page view, by a session or an agent: counted once per reader, page, way of reading and
    * hour (page-views.ts), with the client address when the settings keep them.
    */
-  const recordView = (request: FastifyRequest, reader: Reader, path: string, via: ViewChannel = 'page'): void =>
-    store.views.record(reader, path, via, config.audit.storeClientIp ? request.ip : null);
+  const recordView = (
+    request: FastifyRequest,
+    reader: Reader,
+    path: string,
+    via: ViewChannel = 'page',
+    client: ViewClient | null = null,
+  ): void => store.views.record(reader, path, via, config.audit.storeClientIp ? request.ip : null, client);
 
   // Cookies are parsed here and signed by the identity core (auth/identity.ts).
   await app.register(cookie);
@@ -585,6 +591,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           outcome.reader,
           site.lookup(pageOfMarkdown(file.url) ?? file.url)?.url ?? file.url,
           'token',
+          clientOf(outcome),
         );
       return send(request, reply, file, 200);
     }
@@ -652,6 +659,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await adminRoutes(admin, context);
       await adminTokenRoutes(admin, context);
       await adminAppRoutes(admin, context);
+      await insightsPageRoutes(admin, context);
       // Its own context: its error handler is its own.
       await admin.register((inner) => licenceRoutes(inner, context, licences));
       await accessRequestAdminRoutes(admin, context, licences);

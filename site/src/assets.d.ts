@@ -28,3 +28,14 @@ declare module '@portal/docusaurus-client-entry';
 // ReactDOM's client entry, which src/startup/client-entry.ts only evaluates (the site has
 // no @types/react-dom: nothing of ours calls ReactDOM).
 declare module 'react-dom/client';
+
+// eval-estree-expression ships no types: the one call src/plugins/gate-files/mdx-values.ts makes.
+declare module 'eval-estree-expression' {
+  export const evaluate: {
+    sync(
+      expression: unknown,
+      context?: Record<string, unknown>,
+      options?: { functions?: boolean; strict?: boolean },
+    ): unknown;
+  };
+}

@@ -368,21 +368,46 @@ export const InsightsQuery = Type.Object(
 export type InsightsQuery = Static<typeof InsightsQuery>;
 
 const PathCount = Type.Object({ path: Type.String(), views: Type.Integer(), readers: Type.Integer() });
+const QueryCount = Type.Object({ query: Type.String(), times: Type.Integer() });
 
 export const Insights = Type.Object({
   period: Type.Object({ from: isoTime, to: isoTime, group: nullable(Type.String()) }),
   views: Type.Object({
     total: Type.Integer(),
     readers: Type.Integer(),
+    /** The views readers made themselves, with their session (the rest: their assistants'). */
+    own: Type.Integer(),
     byDay: Type.Array(Type.Object({ day: Type.String(), views: Type.Integer() })),
   }),
   mostRead: Type.Array(PathCount),
   leastRead: Type.Array(PathCount),
   neverRead: Type.Array(Type.String()),
+  /** The readers' own searches, in the site's search box. */
   searches: Type.Object({
     total: Type.Integer(),
     withoutResults: Type.Integer(),
+    top: Type.Array(QueryCount),
     failed: Type.Array(Type.Object({ query: Type.String(), times: Type.Integer(), lastAt: isoTime })),
+  }),
+  /** What assistants did for readers: MCP, the search API, `.md` and llms files with a token or through OAuth. */
+  assistants: Type.Object({
+    views: Type.Integer(),
+    readers: Type.Integer(),
+    searches: Type.Integer(),
+    withoutResults: Type.Integer(),
+    clients: Type.Array(
+      Type.Object({
+        kind: Type.Union([Type.Literal('token'), Type.Literal('oauth')]),
+        name: Type.String(),
+        views: Type.Integer(),
+        searches: Type.Integer(),
+        withoutResults: Type.Integer(),
+      }),
+    ),
+    topSearches: Type.Array(QueryCount),
+    failed: Type.Array(
+      Type.Object({ query: Type.String(), times: Type.Integer(), lastAt: isoTime, clients: Type.Array(Type.String()) }),
+    ),
   }),
   ratings: Type.Array(
     Type.Object({
@@ -395,6 +420,19 @@ export const Insights = Type.Object({
   demo: Type.Boolean(),
 });
 export type Insights = Static<typeof Insights>;
+
+/** Every page's title and unit, for the insights to name pages by (administrators only). */
+export const InsightsPages = Type.Object({
+  pages: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      title: Type.String(),
+      unit: nullable(Type.String()),
+      unitLabel: nullable(Type.String()),
+    }),
+  ),
+});
+export type InsightsPages = Static<typeof InsightsPages>;
 
 /** The insights page's answer: the figures and the groups to filter by. */
 export const InsightsAnswer = Type.Intersect([Insights, Type.Object({ groups: Type.Array(GroupInfo) })]);

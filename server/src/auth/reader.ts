@@ -1,3 +1,4 @@
+import type { ViewClient } from '../db/page-views.js';
 import { AuthError } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 import type { OAuthServer } from './oauth.js';
@@ -45,6 +46,17 @@ export interface Credentials {
   cached?: Reader | null;
   /** The origin of a surface that takes OAuth access tokens (/mcp): a bearer that is no personal token is one. */
   oauthOrigin?: string;
+}
+
+/**
+ * The assistant behind a reader outcome, for the insights: a personal token's name or the
+ * OAuth client's; null for a session (the reader's own reading) and anything but a reader.
+ */
+export function clientOf(outcome: ReaderOutcome): ViewClient | null {
+  if (outcome.kind !== 'reader') return null;
+  if (outcome.via === 'token') return { kind: 'token', name: outcome.token.name };
+  if (outcome.via === 'oauth') return { kind: 'oauth', name: outcome.client.name };
+  return null;
 }
 
 /**

@@ -1,6 +1,10 @@
 import type { Database } from './database.js';
+import type { ViewClient } from './page-views.js';
 
-/** A finished search the site reported: what a reader typed and how many results they got. */
+/**
+ * A finished search: what a reader typed in the site's search box (as the site reported it),
+ * or what an assistant asked for them through the search API or MCP, with how many results.
+ */
 export interface SearchEvent {
   at?: Date;
   uid: string;
@@ -8,6 +12,10 @@ export interface SearchEvent {
   query: string;
   results: number;
   demo?: boolean;
+  /** Where: the site's search box (the default), `/api/search`, or MCP's search_docs. */
+  via?: 'site' | 'api' | 'mcp';
+  /** The assistant that searched (its personal token's or OAuth client's name); none for the search box. */
+  client?: ViewClient | null;
 }
 
 export async function insertSearchEvents(db: Pick<Database, 'query'>, events: readonly SearchEvent[]): Promise<void> {
@@ -21,11 +29,17 @@ export async function insertSearchEvents(db: Pick<Database, 'query'>, events: re
       event.query,
       event.results,
       event.demo ?? false,
+      event.via ?? 'site',
+      event.client?.kind ?? '',
+      event.client?.name ?? '',
     );
-    const n = index * 6;
-    return `($${n + 1}::timestamptz, $${n + 2}, $${n + 3}::text[], $${n + 4}, $${n + 5}, $${n + 6})`;
+    const n = index * 9;
+    return `($${n + 1}::timestamptz, $${n + 2}, $${n + 3}::text[], $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9})`;
   });
-  await db.query(`insert into search_events (at, uid, groups, query, results, demo) values ${rows.join(', ')}`, params);
+  await db.query(
+    `insert into search_events (at, uid, groups, query, results, demo, via, client_kind, client) values ${rows.join(', ')}`,
+    params,
+  );
 }
 
 /** A reader's answer to "Was this page helpful?". */

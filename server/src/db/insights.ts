@@ -9,13 +9,43 @@ export interface InsightsQuery {
   pages: readonly string[];
 }
 
+/** One assistant: the personal token's or OAuth client's name, and what it did in the period. */
+export interface AssistantClient {
+  kind: 'token' | 'oauth';
+  name: string;
+  views: number;
+  searches: number;
+  withoutResults: number;
+}
+
+/** What assistants did for readers (MCP, the search API, `.md` pages and llms files with a token or OAuth). */
+export interface AssistantInsights {
+  views: number;
+  /** Readers who had an assistant read or search for them. */
+  readers: number;
+  searches: number;
+  withoutResults: number;
+  clients: AssistantClient[];
+  topSearches: { query: string; times: number }[];
+  /** Assistants' searches that found nothing, with the clients that made them. */
+  failed: { query: string; times: number; lastAt: string; clients: string[] }[];
+}
+
 export interface Insights {
   period: { from: string; to: string; group: string | null };
-  views: { total: number; readers: number; byDay: { day: string; views: number }[] };
+  /** Every view, readers' and assistants'; `own` those readers made themselves, with their session. */
+  views: { total: number; readers: number; own: number; byDay: { day: string; views: number }[] };
   mostRead: { path: string; views: number; readers: number }[];
   leastRead: { path: string; views: number; readers: number }[];
   neverRead: string[];
-  searches: { total: number; withoutResults: number; failed: { query: string; times: number; lastAt: string }[] };
+  /** The readers' own searches, in the site's search box. */
+  searches: {
+    total: number;
+    withoutResults: number;
+    top: { query: string; times: number }[];
+    failed: { query: string; times: number; lastAt: string }[];
+  };
+  assistants: AssistantInsights;
   ratings: {
     path: string;
     helpful: number;
@@ -39,8 +69,19 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
   // (page-views.ts), placed at their first view: summed up in the database, so only a row
   // per page and per day comes back, however long the period.
   const views = `first_at >= $1::timestamptz and first_at < $2::timestamptz and ${inGroup}`;
-  const [totals] = await db.query<{ total: number; readers: number }>(
-    `select coalesce(sum(count), 0)::int as total, count(distinct uid)::int as readers from page_views where ${views}`,
+  // A view without a client is the reader's own; one with a client, an assistant's (page-views.ts).
+  const [totals] = await db.query<{
+    total: number;
+    readers: number;
+    own: number;
+    assisted: number;
+    assisted_readers: number;
+  }>(
+    `select coalesce(sum(count), 0)::int as total, count(distinct uid)::int as readers,
+       coalesce(sum(count) filter (where client_kind = ''), 0)::int as own,
+       coalesce(sum(count) filter (where client_kind <> ''), 0)::int as assisted,
+       count(distinct uid) filter (where client_kind <> '')::int as assisted_readers
+     from page_views where ${views}`,
     base,
   );
   const perDay = await db.query<{ day: number; views: number }>(
@@ -55,16 +96,65 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
   );
   const byViews = [...perPage].sort((a, b) => b.views - a.views || a.path.localeCompare(b.path));
   const read = new Set(perPage.map((row) => row.path));
-  const searchWhere = `at >= $1::timestamptz and at < $2::timestamptz and ${inGroup}`;
+  const inPeriod = `at >= $1::timestamptz and at < $2::timestamptz and ${inGroup}`;
+  // The readers' own searches (the search box), and their assistants' (the API and MCP with a token or OAuth).
+  const searchWhere = `${inPeriod} and via = 'site'`;
+  const assistantWhere = `${inPeriod} and client_kind <> ''`;
   const [searchTotals] = await db.query<{ total: number; failed: number }>(
     `select count(*)::int as total, count(*) filter (where results = 0)::int as failed from search_events where ${searchWhere}`,
     base,
   );
+  const top = (where: string) =>
+    db.query<{ query: string; times: number }>(
+      `select lower(query) as query, count(*)::int as times from search_events where ${where}
+       group by lower(query) order by times desc, lower(query) limit 10`,
+      base,
+    );
+  const topSearches = await top(searchWhere);
   const failed = await db.query<{ query: string; times: number; last_at: Date | string }>(
     `select lower(query) as query, count(*)::int as times, max(at) as last_at from search_events
      where ${searchWhere} and results = 0 group by lower(query) order by times desc, last_at desc limit 25`,
     base,
   );
+  const assistantTop = await top(assistantWhere);
+  const assistantFailed = await db.query<{ query: string; times: number; last_at: Date | string; clients: string[] }>(
+    `select lower(query) as query, count(*)::int as times, max(at) as last_at,
+       array_agg(distinct client order by client) as clients
+     from search_events where ${assistantWhere} and results = 0
+     group by lower(query) order by times desc, last_at desc limit 25`,
+    base,
+  );
+  // Per client: its searches and its views, each summed up in the database.
+  const clientSearches = await db.query<{ kind: 'token' | 'oauth'; name: string; searches: number; failed: number }>(
+    `select client_kind as kind, client as name, count(*)::int as searches,
+       count(*) filter (where results = 0)::int as failed
+     from search_events where ${assistantWhere} group by client_kind, client`,
+    base,
+  );
+  const clientViews = await db.query<{ kind: 'token' | 'oauth'; name: string; views: number }>(
+    `select client_kind as kind, client as name, sum(count)::int as views
+     from page_views where ${views} and client_kind <> '' group by client_kind, client`,
+    base,
+  );
+  const [searchReaders] = await db.query<{ uids: string[] | null }>(
+    `select array_agg(distinct uid) as uids from search_events where ${assistantWhere}`,
+    base,
+  );
+  const [viewReaders] = await db.query<{ uids: string[] | null }>(
+    `select array_agg(distinct uid) as uids from page_views where ${views} and client_kind <> ''`,
+    base,
+  );
+  const clients = new Map<string, AssistantClient>();
+  const clientOf = (kind: 'token' | 'oauth', name: string): AssistantClient => {
+    const key = `${kind}\u0000${name}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = { kind, name, views: 0, searches: 0, withoutResults: 0 }));
+    return client;
+  };
+  for (const row of clientSearches)
+    Object.assign(clientOf(row.kind, row.name), { searches: row.searches, withoutResults: row.failed });
+  for (const row of clientViews) clientOf(row.kind, row.name).views = row.views;
+  const assistedReaders = new Set([...(searchReaders?.uids ?? []), ...(viewReaders?.uids ?? [])]);
   const feedbackWhere = `updated_at >= $1::timestamptz and updated_at < $2::timestamptz and ${inGroup}`;
   const ratings = await db.query<{ path: string; helpful: number; not_helpful: number }>(
     `select path, count(*) filter (where helpful)::int as helpful, count(*) filter (where not helpful)::int as not_helpful
@@ -85,6 +175,7 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
     views: {
       total: totals?.total ?? 0,
       readers: totals?.readers ?? 0,
+      own: totals?.own ?? 0,
       byDay: perDay.map((row) => ({ day: day(new Date(row.day * 86_400_000)), views: row.views })),
     },
     mostRead: byViews.slice(0, 10),
@@ -93,10 +184,27 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
     searches: {
       total: searchTotals?.total ?? 0,
       withoutResults: searchTotals?.failed ?? 0,
+      top: topSearches,
       failed: failed.map((row) => ({
         query: row.query,
         times: row.times,
         lastAt: new Date(row.last_at).toISOString(),
+      })),
+    },
+    assistants: {
+      views: totals?.assisted ?? 0,
+      readers: assistedReaders.size,
+      searches: clientSearches.reduce((sum, row) => sum + row.searches, 0),
+      withoutResults: clientSearches.reduce((sum, row) => sum + row.failed, 0),
+      clients: [...clients.values()].sort(
+        (a, b) => b.searches + b.views - (a.searches + a.views) || a.name.localeCompare(b.name),
+      ),
+      topSearches: assistantTop,
+      failed: assistantFailed.map((row) => ({
+        query: row.query,
+        times: row.times,
+        lastAt: new Date(row.last_at).toISOString(),
+        clients: row.clients,
       })),
     },
     ratings: ratings.map((row) => ({

@@ -58,13 +58,14 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('a database made before the 
 
   it('goes on from the step it had, keeping its rows, and is checked like any other afterwards', async () => {
     const steps = await listMigrations();
-    const had = steps.length - 1;
+    // Every step but the newest (whose version may follow a gap: numbers kept for other branches).
+    const had = steps.at(-2)?.version ?? 0;
     // What the previous release left: its own version table and the steps up to `had`.
     await db.transaction(async (tx) => {
       await tx.query(
         'create table schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())',
       );
-      for (const step of steps.slice(0, had)) {
+      for (const step of steps.slice(0, -1)) {
         const file = `${String(step.version).padStart(3, '0')}.do.${step.name}.sql`;
         await tx.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
         await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [step.version, step.name]);
@@ -73,11 +74,15 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('a database made before the 
     await db.query("insert into audit_events (kind, actor_uid, path) values ('page.view', 'u1', '/docs/whitelabel/')");
 
     const report = await migrate(db);
-    expect(report).toEqual({ from: had, to: steps.at(-1)?.version, applied: [`${had + 1} ${steps.at(-1)?.name}`] });
+    expect(report).toEqual({
+      from: had,
+      to: steps.at(-1)?.version,
+      applied: [`${steps.at(-1)?.version} ${steps.at(-1)?.name}`],
+    });
     expect(await queryAudit(db, {})).toHaveLength(1);
     expect((await migrate(db)).applied).toEqual([]);
     // The old table stays for the release before this one.
-    expect(await db.query('select version from schema_migrations')).toHaveLength(had);
+    expect(await db.query('select version from schema_migrations')).toHaveLength(steps.length - 1);
 
     // Its steps now carry their files' checksums: an edited step is refused.
     await db.query("update schema_version set md5 = 'edited' where version = 1");

@@ -19,8 +19,20 @@ export interface ViewReader {
   readonly groups: readonly string[];
 }
 
-/** How a page was read: a page with a session, a page's Markdown with a token, MCP's read_page. */
-export type ViewChannel = 'page' | 'token' | 'mcp';
+/**
+ * How a page was read: a page with a session, a page's Markdown with a token, MCP's read_page,
+ * or the llms files (`/llms.txt`, `/llms-full.txt`, recorded under their own path).
+ */
+export type ViewChannel = 'page' | 'token' | 'mcp' | 'llms';
+
+/**
+ * The assistant that read for the reader: the name of the personal token it sent, or of the
+ * OAuth client the reader allowed. A reader's own reading with their session has none.
+ */
+export interface ViewClient {
+  readonly kind: 'token' | 'oauth';
+  readonly name: string;
+}
 
 /** The interval a page's views by one reader are counted in (one row each). */
 export const VIEW_INTERVAL_MS = 3_600_000;
@@ -36,6 +48,9 @@ export interface PageViewRow {
   via: ViewChannel;
   /** The client address when the settings keep them; '' otherwise. */
   clientIp: string;
+  /** The assistant's kind and name (ViewClient); both '' for a reader's own reading. */
+  clientKind?: ViewClient['kind'] | '';
+  client?: string;
   firstAt: number;
   lastAt: number;
   count: number;
@@ -48,16 +63,18 @@ export interface StoredPageView extends Required<Omit<PageViewRow, 'groups'>> {
   groups: string[];
 }
 
-const keyOf = (row: Pick<PageViewRow, 'period' | 'uid' | 'path' | 'via' | 'clientIp'>): string =>
-  `${row.period}\u0000${row.uid}\u0000${row.path}\u0000${row.via}\u0000${row.clientIp}`;
+const keyOf = (
+  row: Pick<PageViewRow, 'period' | 'uid' | 'path' | 'via' | 'clientIp' | 'clientKind' | 'client'>,
+): string =>
+  `${row.period}\u0000${row.uid}\u0000${row.path}\u0000${row.via}\u0000${row.clientIp}\u0000${row.clientKind ?? ''}\u0000${row.client ?? ''}`;
 
 /** A text[] value as PostgreSQL reads it: each element quoted, quotes and backslashes escaped. */
 const arrayLiteral = (values: readonly string[]): string =>
   `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /**
- * Adds rows' counts to the stored rows of the same reader, page, way, address and interval
- * (made when missing), in one statement of ten parameters however many rows. Rows are sorted
+ * Adds rows' counts to the stored rows of the same reader, page, way, address, client and
+ * interval (made when missing), in one statement of thirteen parameters however many rows. Rows are sorted
  * by key, so two replicas adding to the same rows take their locks in the same order.
  */
 export async function addPageViews(db: Pick<Database, 'query'>, rows: readonly PageViewRow[]): Promise<void> {
@@ -65,12 +82,13 @@ export async function addPageViews(db: Pick<Database, 'query'>, rows: readonly P
   const sorted = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const column = <T>(pick: (row: PageViewRow) => T): T[] => sorted.map(pick);
   await db.query(
-    `insert into page_views (period, uid, email, groups, path, via, client_ip, first_at, last_at, count, demo)
-     select period, uid, email, groups::text[], path, via, client_ip, first_at, last_at, count, demo
+    `insert into page_views (period, uid, email, groups, path, via, client_ip, first_at, last_at, count, demo,
+       client_kind, client)
+     select period, uid, email, groups::text[], path, via, client_ip, first_at, last_at, count, demo, client_kind, client
      from unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                 $8::timestamptz[], $9::timestamptz[], $10::int[], $11::boolean[])
-       as batch(period, uid, email, groups, path, via, client_ip, first_at, last_at, count, demo)
-     on conflict (period, uid, path, via, client_ip) do update set
+                 $8::timestamptz[], $9::timestamptz[], $10::int[], $11::boolean[], $12::text[], $13::text[])
+       as batch(period, uid, email, groups, path, via, client_ip, first_at, last_at, count, demo, client_kind, client)
+     on conflict (period, uid, path, via, client_ip, client_kind, client) do update set
        count = page_views.count + excluded.count,
        first_at = least(page_views.first_at, excluded.first_at),
        last_at = greatest(page_views.last_at, excluded.last_at)`,
@@ -86,6 +104,8 @@ export async function addPageViews(db: Pick<Database, 'query'>, rows: readonly P
       column((row) => new Date(row.lastAt).toISOString()),
       column((row) => row.count),
       column((row) => row.demo ?? false),
+      column((row) => row.clientKind ?? ''),
+      column((row) => row.client ?? ''),
     ],
   );
 }
@@ -99,6 +119,8 @@ interface RawView {
   path: string;
   via: ViewChannel;
   client_ip: string;
+  client_kind: ViewClient['kind'] | '';
+  client: string;
   first_at: Date | string;
   last_at: Date | string;
   count: number;
@@ -114,6 +136,8 @@ const toView = (raw: RawView): StoredPageView => ({
   path: raw.path,
   via: raw.via,
   clientIp: raw.client_ip,
+  clientKind: raw.client_kind,
+  client: raw.client,
   firstAt: new Date(raw.first_at).getTime(),
   lastAt: new Date(raw.last_at).getTime(),
   count: raw.count,
@@ -213,11 +237,22 @@ export class PageViewLog {
     this.timer.unref();
   }
 
-  /** One view of `path` by `reader`, read by `via` (from `clientIp` when addresses are kept). */
-  record(reader: ViewReader, path: string, via: ViewChannel = 'page', clientIp: string | null = null): void {
+  /**
+   * One view of `path` by `reader`, read by `via` (from `clientIp` when addresses are kept),
+   * through `client` when an assistant read it.
+   */
+  record(
+    reader: ViewReader,
+    path: string,
+    via: ViewChannel = 'page',
+    clientIp: string | null = null,
+    client: ViewClient | null = null,
+  ): void {
     const at = this.now();
     const period = at - (at % VIEW_INTERVAL_MS);
-    const key = keyOf({ period, uid: reader.uid, path, via, clientIp: clientIp ?? '' });
+    const clientKind = client?.kind ?? '';
+    const clientName = client?.name ?? '';
+    const key = keyOf({ period, uid: reader.uid, path, via, clientIp: clientIp ?? '', clientKind, client: clientName });
     const row = this.pending.get(key);
     if (row) {
       row.count += 1;
@@ -232,6 +267,8 @@ export class PageViewLog {
         path,
         via,
         clientIp: clientIp ?? '',
+        clientKind,
+        client: clientName,
         firstAt: at,
         lastAt: at,
         count: 1,

@@ -408,6 +408,47 @@ describe('the MCP protocol', () => {
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null });
   });
+
+  /** search_docs with `args`: its answer, and the reason it was refused (a JSON-RPC error or a tool error), if it was. */
+  const search = async (args: Record<string, unknown>) => {
+    const response = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_docs', arguments: args } }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json() as {
+      result?: { isError?: boolean; content: { text: string }[]; structuredContent?: { results: unknown[] } };
+      error?: { code: number; message: string };
+    };
+    const refusal = answer.error?.message ?? (answer.result?.isError ? (answer.result.content[0]?.text ?? '') : null);
+    return { result: answer.result, refusal };
+  };
+
+  it('takes a search result count from 1 to 20 and gives at most that many', async () => {
+    for (const limit of [1, 20]) {
+      const { result, refusal } = await search({ query: 'layout', limit });
+      expect(refusal).toBeNull();
+      expect(result?.structuredContent?.results.length).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  it.each([
+    [{ limit: 0 }, /limit/],
+    [{ limit: 21 }, /limit/],
+    [{ limit: 2.5 }, /limit/],
+    [{ limit: '5' }, /limit/],
+    [{ version: 'latest' }, /version/],
+    [{ version: '2.3' }, /version/],
+    [{ version: '1.2.3.4' }, /version/],
+  ])('refuses a search with %j, with a reason naming the argument', async (args, named) => {
+    const { refusal } = await search({ query: 'layout', ...args });
+    expect(refusal).toMatch(named);
+  });
+
+  it('searches a release when given a version, and says when that release has no match', async () => {
+    const { result, refusal } = await search({ query: 'layout', version: '0.0.1' });
+    expect(refusal).toBeNull();
+    expect(result?.content[0]?.text).toBe('No pages of version 0.0.1 match "layout".');
+  });
 });
 
 describe('files for agents', () => {

@@ -19,8 +19,9 @@ import {
 } from '@portal/contract';
 
 import type { Reader } from '../auth/identity.js';
-import type { ReaderOutcome } from '../auth/reader.js';
+import { clientOf, type ReaderOutcome } from '../auth/reader.js';
 import { MAX_LIVE_TOKENS, MAX_TOKEN_DAYS, TooManyTokensError } from '../auth/tokens.js';
+import type { ViewClient } from '../db/page-views.js';
 import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
 import { ADMIN_PATH, BEARER_CHALLENGE } from '../plugins/guards.js';
@@ -84,8 +85,26 @@ export const jsonRpcError = (code: number, message: string, data?: Record<string
   id: null,
 });
 
-/** The MCP server of one reader: every tool sees exactly what that reader may read. */
-function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): McpServer {
+/**
+ * A search an assistant made for a reader, for the insights beside the readers' own: queued
+ * (the store writes searches in batches, off the request path), never awaited.
+ */
+function recordSearch(
+  ctx: AgentContext,
+  reader: Reader,
+  via: 'api' | 'mcp',
+  client: ViewClient,
+  query: string,
+  results: number,
+): void {
+  ctx.store.searches.record({ uid: reader.uid, groups: reader.groups, query: query.trim(), results, via, client });
+}
+
+/**
+ * The MCP server of one reader: every tool sees exactly what that reader may read. `client`:
+ * the assistant (its token's or OAuth client's name), named with what it searches and reads.
+ */
+function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest, client: ViewClient | null): McpServer {
   const server = new McpServer(
     { name: 'norigin-developer-docs', version: '1.0.0' },
     {
@@ -107,7 +126,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
         'Full-text search over the pages you may read. Returns titles, paths, .md paths and snippets, best first. A package synced from its releases is searched at its newest release unless `version` names another.',
       inputSchema: {
         query: z.string().min(1).max(200),
-        limit: z.number().int().min(1).max(20).optional(),
+        limit: z.number().int().min(1).max(20).optional().describe('How many results, 1 to 20 (8 when not given).'),
         version: z
           .string()
           .regex(/^\d{1,6}\.\d{1,6}\.\d{1,6}$/)
@@ -117,6 +136,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
     },
     async ({ query, limit, version }) => {
       const results = await ctx.search.search(reader.units, query, limit ?? 8, version);
+      if (client !== null) recordSearch(ctx, reader, 'mcp', client, query, results.length);
       const text =
         results.length === 0
           ? `No pages${version ? ` of version ${version}` : ''} match "${query}".`
@@ -139,7 +159,8 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       if (!file || !readable(reader.units, file)) return notFound(path);
       const page = pageOfMarkdown(file.url) ?? file.url;
       // Like every other page view: recorded unless AUDIT_PAGE_VIEWS=false turns them off.
-      if (ctx.config.audit.pageViews) ctx.recordView(request, reader, ctx.site.lookup(page)?.url ?? page, 'mcp');
+      if (ctx.config.audit.pageViews)
+        ctx.recordView(request, reader, ctx.site.lookup(page)?.url ?? page, 'mcp', client);
       return { content: [{ type: 'text', text: file.bodies.identity?.toString('utf8') ?? '' }] };
     },
   );
@@ -240,6 +261,10 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       const outcome = await agentReader(request, reply, ctx);
       if (outcome === null) return reply;
       const units = unitsOf(outcome);
+      // An assistant reading the llms file (with a token): counted as a view of the file itself.
+      const client = clientOf(outcome);
+      if (client !== null && outcome.kind === 'reader' && ctx.config.audit.pageViews)
+        ctx.recordView(request, outcome.reader, path, 'llms', client);
       const header =
         which === 'index'
           ? `# ${SITE_NAME}\n\n> ${SITE_SUMMARY}\n\n${units === null ? 'These are the open pages; sign in, or send a personal access token, for the rest.\n\n' : ''}`
@@ -294,6 +319,10 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       if (outcome === null) return reply;
       const { q, limit, version } = request.query as { q: string; limit?: string; version?: string };
       const results = await ctx.search.search(unitsOf(outcome) ?? [], q, limit ? Number(limit) : 10, version);
+      // An assistant's search (a token or OAuth); a session's is the reader's own browser, counted by the site.
+      const client = clientOf(outcome);
+      if (client !== null && outcome.kind === 'reader')
+        recordSearch(ctx, outcome.reader, 'api', client, q, results.length);
       return { query: q, ...(version === undefined ? {} : { version }), results };
     },
   );
@@ -423,7 +452,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: AgentContext): Prom
       if (outcome === null) return reply;
       if (outcome.kind !== 'reader')
         return refuse(reply, 'The token is not valid (unknown, expired or revoked)', challenge);
-      const server = mcpServer(ctx, outcome.reader, request);
+      const server = mcpServer(ctx, outcome.reader, request, clientOf(outcome));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.on('close', () => {

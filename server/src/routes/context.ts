@@ -6,7 +6,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { ReaderDirectory, ReaderIndex } from '../auth/readers.js';
 import type { Config } from '../config.js';
 import type { AuditEvent } from '../db/audit.js';
-import type { ViewChannel } from '../db/page-views.js';
+import type { ViewChannel, ViewClient } from '../db/page-views.js';
 import type { Store } from '../db/store.js';
 import type { Mailer } from '../mail.js';
 import type { AgentMeter } from '../plugins/agent-meter.js';
@@ -38,7 +38,13 @@ export interface GateContext {
   /** Puts an event in the audit trail's queue, with the client address when the settings allow. */
   audit(request: FastifyRequest, event: AuditEvent): void;
   /** Counts a page view (page-views.ts): once per reader, page, way of reading and hour. */
-  recordView(request: FastifyRequest, reader: Reader, path: string, via?: ViewChannel): void;
+  recordView(
+    request: FastifyRequest,
+    reader: Reader,
+    path: string,
+    via?: ViewChannel,
+    client?: ViewClient | null,
+  ): void;
   /** The portal's outgoing mail (SMTP_URL), or null when none is set. */
   mailer: Mailer | null;
 }

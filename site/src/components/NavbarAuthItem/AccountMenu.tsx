@@ -8,6 +8,9 @@ import styles from './styles.module.css';
 /** The reader's own page: e-mail, groups and personal access tokens. */
 export const ACCOUNT_PATH = '/account';
 
+/** How to connect a coding assistant: the MCP address, install links and set-up per client. */
+export const ASSISTANT_PATH = '/account/assistant';
+
 /** The reader's initial, in a circle: a glance tells who is signed in. */
 export function Avatar({ email }: { email: string }): React.JSX.Element {
   return (
@@ -99,6 +102,11 @@ export default function AccountMenu({ email, className, failure, logout }: Props
         <li>
           <Link to={ACCOUNT_PATH} className="dropdown__link" title="Your account and personal access tokens">
             Account
+          </Link>
+        </li>
+        <li>
+          <Link to={ASSISTANT_PATH} className="dropdown__link" title="Connect a coding assistant to these docs">
+            Use with your assistant
           </Link>
         </li>
         <li>{logout}</li>

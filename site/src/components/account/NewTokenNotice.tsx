@@ -1,5 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 
+import Link from '@docusaurus/Link';
+
+import { ASSISTANT_PATH } from '@site/src/components/NavbarAuthItem/AccountMenu';
+
 import type { CreatedToken } from './api';
 import { formatDay } from './format';
 import styles from './account.module.css';
@@ -61,13 +65,10 @@ export default function NewTokenNotice({
         {copy === 'failed' && 'The browser did not let the page copy; select the token and copy it yourself.'}
       </p>
       <p className={styles.muted}>
-        Assistants send it in the <code>Authorization: Bearer</code> header, to the MCP server at{' '}
-        <code>{origin}/mcp</code> or to the Markdown pages and <code>/llms.txt</code>. With the token in an environment
-        variable:
+        An assistant sends it in the <code>Authorization: Bearer</code> header, to the MCP server at{' '}
+        <code>{origin}/mcp</code>, the Markdown pages or <code>/llms.txt</code>. Most assistants need no token at all:{' '}
+        <Link to={ASSISTANT_PATH}>Use with your assistant</Link> shows how each one connects and signs in.
       </p>
-      <pre className={styles.example}>
-        <code>{`curl -H "Authorization: Bearer $NORIGIN_DOCS_TOKEN" ${origin}/llms.txt`}</code>
-      </pre>
       <button type="button" className="button button--secondary button--sm" onClick={onDone}>
         I have copied it
       </button>

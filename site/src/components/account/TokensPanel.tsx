@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import clsx from 'clsx';
+import Link from '@docusaurus/Link';
 
 import { messageOf } from '@site/src/api/json-api';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
+import { ASSISTANT_PATH } from '@site/src/components/NavbarAuthItem/AccountMenu';
 
 import { tokenApi, type TokenRecord } from './api';
 import { describeExpiry, formatDay, statusOf } from './format';
@@ -107,7 +109,8 @@ export default function TokensPanel({ onSettled }: { onSettled?: () => void }): 
         A token lets your coding assistant (Claude Code, Cursor, VS Code and others) read the pages you may read: the
         MCP server at <code>/mcp</code>, the search API, <code>/llms.txt</code> and every page as Markdown. It carries
         your access as it is at each use, so if your groups change or your account is disabled, the token follows within
-        a minute.
+        a minute. Most assistants sign in by themselves and need no token: see{' '}
+        <Link to={ASSISTANT_PATH}>Use with your assistant</Link>.
       </p>
 
       {tokensView(state) === 'failed' ? (

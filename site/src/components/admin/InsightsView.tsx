@@ -3,9 +3,152 @@ import Link from '@docusaurus/Link';
 
 import { messageOf } from '@site/src/api/json-api';
 
-import { adminApi, type InsightsAnswer as Insights } from './api';
+import { adminApi, type InsightsAnswer as Insights, type InsightsPages } from './api';
 import { formatTime } from './format';
 import styles from './admin.module.css';
+import own from './insights.module.css';
+
+type PageDescription = InsightsPages['pages'][number];
+/** Page descriptions by path; empty until they arrive, when pages are named by path. */
+type PageNames = ReadonlyMap<string, PageDescription>;
+
+/**
+ * A page as readers know it: its title (a link to it) and its unit below, or its path while
+ * the titles load or for a page the build no longer has.
+ */
+function PageName({ path, names }: { path: string; names: PageNames }): React.JSX.Element {
+  const page = names.get(path);
+  return (
+    <>
+      <Link to={path} className={own.pageName} title={path}>
+        {page?.title ?? path}
+      </Link>
+      {page?.unitLabel && <span className={own.unit}>{page.unitLabel}</span>}
+    </>
+  );
+}
+
+/**
+ * One of the insights' tables: a caption, its columns (the first heads each row), a row per
+ * item, or one line saying there is nothing in the period.
+ */
+function FigureTable<T>({
+  caption,
+  columns,
+  rows,
+  empty,
+  row,
+}: {
+  caption: string;
+  columns: string[];
+  rows: readonly T[];
+  empty: string;
+  row: (item: T) => { key: string; head: React.ReactNode; cells: React.ReactNode[] };
+}): React.JSX.Element {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length}>{empty}</td>
+            </tr>
+          ) : (
+            rows.map((item) => {
+              const { key, head, cells } = row(item);
+              return (
+                <tr key={key}>
+                  <th scope="row">{head}</th>
+                  {cells.map((cell, index) => (
+                    <td key={index}>{cell}</td>
+                  ))}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The most asked searches with their counts, readers' or assistants'. */
+function QueryTable({
+  caption,
+  rows,
+}: {
+  caption: string;
+  rows: { query: string; times: number }[];
+}): React.JSX.Element {
+  return (
+    <FigureTable
+      caption={caption}
+      columns={['Query', 'Times']}
+      rows={rows}
+      empty="No searches in this period."
+      row={(item) => ({ key: item.query, head: item.query, cells: [item.times] })}
+    />
+  );
+}
+
+const CLIENT_KINDS = { token: 'Personal token', oauth: 'Signed-in app (OAuth)' } as const;
+
+/** What assistants did for readers: per client, their most asked searches and those that found nothing. */
+function AssistantsSection({ data }: { data: Insights['assistants'] }): React.JSX.Element {
+  return (
+    <section className={styles.card} aria-labelledby="assistants-heading">
+      <h2 id="assistants-heading">Assistants</h2>
+      <p>
+        What coding assistants read and searched for readers, through MCP, the search API, the Markdown pages and the
+        llms files, with a personal token or as an app the reader allowed: <strong>{data.views}</strong> reads and{' '}
+        <strong>{data.searches}</strong> searches ({data.withoutResults} without results) for{' '}
+        <strong>{data.readers}</strong> readers.
+      </p>
+      <FigureTable
+        caption="By client"
+        columns={['Client', 'Signs in with', 'Reads', 'Searches', 'Without results']}
+        rows={data.clients}
+        empty="No assistant read or searched in this period."
+        row={(client) => ({
+          key: `${client.kind} ${client.name}`,
+          head: client.name,
+          cells: [CLIENT_KINDS[client.kind], client.views, client.searches, client.withoutResults],
+        })}
+      />
+      <FigureTable
+        caption="Assistants’ searches that found nothing"
+        columns={['Query', 'Times', 'Clients', 'Last']}
+        rows={data.failed}
+        empty="None in this period."
+        row={(search) => ({
+          key: search.query,
+          head: search.query,
+          cells: [
+            search.times,
+            <ul key="clients" className={own.clients}>
+              {search.clients.map((client) => (
+                <li key={client}>{client}</li>
+              ))}
+            </ul>,
+            <span key="last" className={styles.nowrap}>
+              {formatTime(search.lastAt)}
+            </span>,
+          ],
+        })}
+      />
+    </section>
+  );
+}
 
 /**
  * Views over time as a line chart. Chart.js is imported here, on the insights page only,
@@ -69,53 +212,53 @@ function ViewsChart({ byDay }: { byDay: Insights['views']['byDay'] }): React.JSX
 function PageTable({
   caption,
   rows,
+  names,
 }: {
   caption: string;
   rows: { path: string; views: number; readers: number }[];
+  names: PageNames;
 }): React.JSX.Element {
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Page</th>
-            <th scope="col">Views</th>
-            <th scope="col">Readers</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No views in this period.</td>
-            </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.path}>
-                <th scope="row">
-                  <Link to={row.path}>{row.path}</Link>
-                </th>
-                <td>{row.views}</td>
-                <td>{row.readers}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <FigureTable
+      caption={caption}
+      columns={['Page', 'Views', 'Readers']}
+      rows={rows}
+      empty="No views in this period."
+      row={(item) => ({
+        key: item.path,
+        head: <PageName path={item.path} names={names} />,
+        cells: [item.views, item.readers],
+      })}
+    />
   );
 }
 
 /**
  * What readers read, searched for and said, per group and period: views over time, the
- * most and least read pages, pages nobody read, searches that found nothing, and the
- * answers to "Was this page helpful?" with their comments.
+ * most and least read pages (by title and unit), pages nobody read, the most asked searches
+ * and those that found nothing, readers' apart from their assistants', what each assistant
+ * did, and the answers to "Was this page helpful?" with their dated comments.
  */
 export default function InsightsView(): React.JSX.Element {
   const [group, setGroup] = useState('');
   const [days, setDays] = useState(30);
   const [data, setData] = useState<Insights | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [names, setNames] = useState<PageNames>(new Map());
+
+  // The pages' titles and units, once: they change only with a new build. Without them, paths.
+  useEffect(() => {
+    let current = true;
+    adminApi.insightsPages().then(
+      (answer) => {
+        if (current) setNames(new Map(answer.pages.map((page) => [page.path, page])));
+      },
+      (caught: unknown) => console.warn('The pages’ titles did not load; the insights name pages by path.', caught),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
   useEffect(() => {
     let current = true;
@@ -172,14 +315,19 @@ export default function InsightsView(): React.JSX.Element {
           )}
           <div className={styles.figures}>
             <p>
-              <strong>{data.views.total}</strong> page views
+              <strong>{data.views.total}</strong> page views: {data.views.own} by readers, {data.assistants.views} by
+              their assistants
             </p>
             <p>
               <strong>{data.views.readers}</strong> readers
             </p>
             <p>
-              <strong>{data.searches.total}</strong> searches, <strong>{data.searches.withoutResults}</strong> without
-              results
+              <strong>{data.searches.total}</strong> searches by readers,{' '}
+              <strong>{data.searches.withoutResults}</strong> without results
+            </p>
+            <p>
+              <strong>{data.assistants.searches}</strong> searches by assistants, {data.assistants.withoutResults}{' '}
+              without results
             </p>
             <p>
               <strong>{data.neverRead.length}</strong> pages never read
@@ -192,22 +340,29 @@ export default function InsightsView(): React.JSX.Element {
           <section className={styles.card} aria-labelledby="pages-heading">
             <h2 id="pages-heading">Pages</h2>
             <div className={styles.columns}>
-              <PageTable caption="Most read" rows={data.mostRead} />
-              <PageTable caption="Least read (of those read)" rows={data.leastRead} />
+              <PageTable caption="Most read" rows={data.mostRead} names={names} />
+              <PageTable caption="Least read (of those read)" rows={data.leastRead} names={names} />
             </div>
             <details className={styles.details}>
               <summary>Never read in this period ({data.neverRead.length})</summary>
               <ul className={styles.pathList}>
                 {data.neverRead.map((path) => (
                   <li key={path}>
-                    <Link to={path}>{path}</Link>
+                    <PageName path={path} names={names} />
                   </li>
                 ))}
               </ul>
             </details>
           </section>
+          <section className={styles.card} aria-labelledby="top-searches-heading">
+            <h2 id="top-searches-heading">Most asked</h2>
+            <div className={styles.columns}>
+              <QueryTable caption="By readers, in the search box" rows={data.searches.top} />
+              <QueryTable caption="By their assistants" rows={data.assistants.topSearches} />
+            </div>
+          </section>
           <section className={styles.card} aria-labelledby="searches-heading">
-            <h2 id="searches-heading">Searches that found nothing</h2>
+            <h2 id="searches-heading">Readers’ searches that found nothing</h2>
             {data.searches.failed.length === 0 ? (
               <p>None in this period.</p>
             ) : (
@@ -233,6 +388,7 @@ export default function InsightsView(): React.JSX.Element {
               </div>
             )}
           </section>
+          <AssistantsSection data={data.assistants} />
           <section className={styles.card} aria-labelledby="ratings-heading">
             <h2 id="ratings-heading">Was this page helpful?</h2>
             {data.ratings.length === 0 ? (
@@ -241,7 +397,7 @@ export default function InsightsView(): React.JSX.Element {
               <ul className={styles.ratings}>
                 {data.ratings.map((rating) => (
                   <li key={rating.path}>
-                    <Link to={rating.path}>{rating.path}</Link>{' '}
+                    <PageName path={rating.path} names={names} />
                     <span className={styles.muted}>
                       {rating.helpful} yes · {rating.notHelpful} no
                     </span>
@@ -249,6 +405,9 @@ export default function InsightsView(): React.JSX.Element {
                       <ul>
                         {rating.comments.map((comment) => (
                           <li key={comment.at + comment.comment}>
+                            <time dateTime={comment.at} className={own.when}>
+                              {formatTime(comment.at)}
+                            </time>{' '}
                             <span className={styles.muted}>{comment.helpful ? 'Yes' : 'No'}:</span> {comment.comment}
                           </li>
                         ))}

@@ -7,6 +7,7 @@ import type {
   AdminTokenList,
   AuditPage,
   InsightsAnswer,
+  InsightsPages,
   InvitationAnswer,
   ReaderChange,
   ReaderPage,
@@ -20,6 +21,7 @@ export type {
   GroupInfo,
   Insights,
   InsightsAnswer,
+  InsightsPages,
   Invitation,
   ReaderAccount,
   ReaderPage,
@@ -72,6 +74,8 @@ export const adminApi = {
   exportUrl: (format: 'csv' | 'json', params: { kind?: string; reader?: string; from?: string; to?: string }) =>
     `/api/admin/audit${query({ ...params, format })}`,
   insights: (params: { group?: string; days?: number }) => request<InsightsAnswer>('GET', `/insights${query(params)}`),
+  /** Every page's title and unit, to name pages in the insights. */
+  insightsPages: () => request<InsightsPages>('GET', '/insights/pages'),
   tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),
   revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
   sources: () => request<SourcesOverview>('GET', '/sources'),

@@ -30,10 +30,16 @@ export default function gateFilesPlugin(context: LoadContext, options: PluginOpt
     const salt = createHash('sha256')
       .update(readFileSync(join(context.siteDir, 'package.json')))
       .digest('hex');
-    await writePageDerivatives(outDir, context.generatedFilesDir, options, {
-      search: { dir: join(caches, 'portal-search'), salt },
-      markdown: { dir: join(caches, 'portal-markdown'), salt },
-    });
+    await writePageDerivatives(
+      outDir,
+      context.generatedFilesDir,
+      options,
+      {
+        search: { dir: join(caches, 'portal-search'), salt },
+        markdown: { dir: join(caches, 'portal-markdown'), salt },
+      },
+      context.siteConfig.url,
+    );
     const compressionCache = join(caches, 'portal-compressed');
     const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options, compressionCache);
     console.log(summarize(manifest, (Date.now() - started) / 1000));

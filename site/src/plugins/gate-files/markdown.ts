@@ -1,13 +1,16 @@
 // Build step: every content page of the site as clean Markdown, for coding assistants and
 // for readers who copy a page: `/docs/layout-engine/` → `/docs/layout-engine.md`. Made
 // from the page's source (front matter title and description on top; admonitions as
-// quotes, tabs as headed sections, other MDX components unwrapped, imports and expressions
-// dropped, code blocks kept with their language, links to other pages as their `.md`), plus
+// quotes, tabs as headed sections, other MDX components unwrapped, imports dropped, an
+// expression as the text it shows (mdx-values.ts), code blocks kept with their language, links
+// to other pages as their `.md`, YAML front matter naming the page's canonical URL, last
+// update and release), plus
 // the `llms.txt` fragments of each access unit, which the gate puts together per reader.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 import type { Blockquote, Heading, Paragraph, Root, RootContent, Text } from 'mdast';
 import remarkDirective from 'remark-directive';
@@ -22,6 +25,7 @@ import { accessUnits, policy, readersOf, sectionOf, unitId } from '@portal/acces
 import { isOlderRelease, llmsDir, markdownUrl } from '@portal/built-site';
 import { keepFile } from '@portal/built-site/write';
 
+import { expressionText, pageValues } from './mdx-values';
 import type { BuildCache } from './options';
 
 const ADMONITIONS: Record<string, string> = {
@@ -39,10 +43,11 @@ interface Node {
   name?: string | null;
   children?: Node[];
   attributes?: { type: string; name?: string; value?: unknown }[];
-  data?: { directiveLabel?: boolean };
   url?: string;
   alt?: string | null;
   depth?: number;
+  /** An expression's or ESM block's syntax tree, which remark-mdx's parser attaches. */
+  data?: { directiveLabel?: boolean; estree?: Parameters<typeof expressionText>[0] };
 }
 
 const text = (value: string): Text => ({ type: 'text', value });
@@ -56,17 +61,33 @@ function attribute(node: Node, name: string): string | null {
  * Rewrites the children of `parent` in place into plain Markdown: what an MDX component
  * means in text, what a directive means, links to other pages as their `.md`.
  */
-function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) => string | null): void {
+function rewrite(
+  parent: Node,
+  headingDepth: number,
+  resolveLink: (url: string) => string | null,
+  values: Record<string, unknown> = {},
+): void {
   const out: Node[] = [];
   let depth = headingDepth;
+  const again = (node: Node, at = depth): void => rewrite(node, at, resolveLink, values);
   for (const node of parent.children ?? []) {
     if (node.type === 'heading') depth = node.depth ?? depth;
     switch (node.type) {
       case 'yaml':
       case 'mdxjsEsm':
-      case 'mdxFlowExpression':
-      case 'mdxTextExpression':
         continue;
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression': {
+        // What the page shows for it ("23" for {7 * 3 + 2}); nothing for a comment or a component.
+        const shown = expressionText(node.data?.estree, values);
+        if (shown === null || shown === '') continue;
+        out.push(
+          node.type === 'mdxTextExpression'
+            ? (text(shown) as unknown as Node)
+            : ({ type: 'paragraph', children: [text(shown)] } as unknown as Node),
+        );
+        continue;
+      }
       case 'containerDirective': {
         const kind = node.name ?? '';
         const children = [...(node.children ?? [])];
@@ -76,7 +97,7 @@ function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) 
           ? (label.children ?? []).map((child) => (child as unknown as Text).value ?? '').join('')
           : (ADMONITIONS[kind] ?? kind);
         const quote: Node = { type: 'blockquote', children };
-        rewrite(quote, depth, resolveLink);
+        again(quote);
         const first = quote.children?.[0];
         const strong = { type: 'strong', children: [text(`${title}:`)] } as unknown as Node;
         if (first?.type === 'paragraph')
@@ -87,7 +108,7 @@ function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) 
       }
       case 'leafDirective':
       case 'textDirective': {
-        rewrite(node, depth, resolveLink);
+        again(node);
         out.push(...(node.children ?? []));
         continue;
       }
@@ -101,11 +122,11 @@ function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) 
             children: [text(label)],
           };
           out.push(heading as unknown as Node);
-          rewrite(node, depth + 1, resolveLink);
+          again(node, depth + 1);
           out.push(...(node.children ?? []));
           continue;
         }
-        rewrite(node, depth, resolveLink);
+        again(node);
         out.push(...(node.children ?? []));
         continue;
       }
@@ -118,12 +139,12 @@ function rewrite(parent: Node, headingDepth: number, resolveLink: (url: string) 
       case 'link': {
         const resolved = node.url ? resolveLink(node.url) : null;
         if (resolved !== null) node.url = resolved;
-        rewrite(node, depth, resolveLink);
+        again(node);
         out.push(node);
         continue;
       }
       default:
-        if (node.children) rewrite(node, depth, resolveLink);
+        if (node.children) again(node);
         out.push(node);
     }
   }
@@ -148,13 +169,17 @@ export interface MarkdownPage {
 /** A source file's Markdown, clean: title and description first, then the body. */
 export function toCleanMarkdown(
   source: string,
-  page: { title: string; description?: string | null; mdx: boolean },
+  page: { title: string; description?: string | null; mdx: boolean; frontMatter?: Record<string, unknown> },
   resolveLink: (url: string) => string | null = () => null,
 ): string {
   const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
   if (page.mdx) processor.use(remarkMdx);
   const tree = processor.parse(source) as Root;
-  rewrite(tree as unknown as Node, 1, resolveLink);
+  // The names an expression may use: the page's own `export const` values and its front matter.
+  const esm = (tree.children as unknown as Node[])
+    .filter((node) => node.type === 'mdxjsEsm')
+    .map((node) => node.data?.estree);
+  rewrite(tree as unknown as Node, 1, resolveLink, pageValues(esm, page.frontMatter ?? {}));
   const children = tree.children as RootContent[];
   // A page that writes its own title as its first heading keeps it; otherwise the title leads.
   const ownTitle = children[0]?.type === 'heading' && (children[0] as Heading).depth === 1;
@@ -287,7 +312,7 @@ class KeptTwins {
 
   async twin(
     source: string,
-    page: { title: string; description?: string | null; mdx: boolean },
+    page: Parameters<typeof toCleanMarkdown>[1],
     resolveLink: (url: string) => string | null,
   ): Promise<string> {
     const key = createHash('sha256')
@@ -317,6 +342,56 @@ class KeptTwins {
   }
 }
 
+/** What a twin's YAML front matter says of its page, beside its title. */
+export interface TwinFacts {
+  /** The page's address on the portal: the site's URL and the page's route. */
+  canonicalUrl: string;
+  /** The day of the last commit of the page's source (YYYY-MM-DD), when the history is there. */
+  lastUpdate?: string | null;
+  /** The release of a synced package the page documents. */
+  version?: string | null;
+}
+
+/** A YAML string: JSON's quoting is YAML's double-quoted style. */
+const yamlString = (value: string): string => JSON.stringify(value);
+
+/**
+ * A twin as written: YAML front matter naming the page (title, canonical URL, last update,
+ * version) and the Markdown below it, which still starts with the page's title.
+ */
+export function withFrontMatter(markdown: string, page: { title: string }, facts: TwinFacts): string {
+  const lines = [
+    `title: ${yamlString(page.title)}`,
+    `canonical_url: ${yamlString(facts.canonicalUrl)}`,
+    ...(facts.lastUpdate ? [`last_update: ${facts.lastUpdate}`] : []),
+    ...(facts.version ? [`version: ${yamlString(facts.version)}`] : []),
+  ];
+  return `---\n${lines.join('\n')}\n---\n\n${markdown}`;
+}
+
+/**
+ * The day each file under `siteDir` was last committed (path relative to `siteDir`), in one
+ * pass over the repository's history; empty where there is none (a copy without .git).
+ */
+export async function lastCommitDays(siteDir: string): Promise<Map<string, string>> {
+  const days = new Map<string, string>();
+  const output = await new Promise<string>((done) =>
+    execFile(
+      'git',
+      ['log', '--format=%x00%cI', '--name-only', '--relative', '--', '.'],
+      { cwd: siteDir, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => done(error ? '' : stdout),
+    ),
+  );
+  for (const commit of output.split('\0')) {
+    const [date, ...files] = commit.split('\n').filter((line) => line.trim() !== '');
+    if (!date) continue;
+    // Newest first: a file's first date is its last change.
+    for (const file of files) if (!days.has(file)) days.set(file, date.slice(0, 10));
+  }
+  return days;
+}
+
 /**
  * Writes the `.md` of every doc, blog post, Markdown page and generated category page into
  * `buildDir` (beside the HTML: `/docs/layout-engine.md`), and returns them. With `cache`,
@@ -326,8 +401,10 @@ export async function writeMarkdownPages(
   buildDir: string,
   generatedDir: string,
   cache?: BuildCache,
+  siteUrl = '',
 ): Promise<MarkdownPage[]> {
   const siteDir = dirname(generatedDir);
+  const history = lastCommitDays(siteDir);
   const absolute = (source: string): string => resolve(siteDir, source.replace(/^@site\//, ''));
   const docs = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-docs');
   const posts = await builtEntries<DocsMetadata>(buildDir, generatedDir, 'docusaurus-plugin-content-blog');
@@ -341,12 +418,17 @@ export async function writeMarkdownPages(
   const written: MarkdownPage[] = [];
   const kept = cache === undefined ? null : new KeptTwins(cache);
 
-  const store = async (page: MarkdownPage): Promise<void> => {
+  const origin = siteUrl.replace(/\/+$/, '');
+  const store = async (page: MarkdownPage, facts: Omit<TwinFacts, 'canonicalUrl'> = {}): Promise<void> => {
     const file = join(buildDir, markdownUrl(page.permalink));
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, page.markdown);
+    await writeFile(
+      file,
+      withFrontMatter(page.markdown, page, { canonicalUrl: `${origin}${page.permalink}`, ...facts }),
+    );
     written.push(page);
   };
+  const days = await history;
 
   for (const entry of sources) {
     const file = absolute(entry.source);
@@ -358,9 +440,21 @@ export async function writeMarkdownPages(
       return target ? `${markdownUrl(target.permalink)}${hash ? `#${hash}` : ''}` : null;
     };
     const source = await readFile(file, 'utf8');
-    const page = { title: entry.title, description: entry.description, mdx: file.endsWith('.mdx') };
+    const page = {
+      title: entry.title,
+      description: entry.description,
+      mdx: file.endsWith('.mdx'),
+      frontMatter: entry.frontMatter ?? {},
+    };
     const markdown = kept ? await kept.twin(source, page, resolveLink) : toCleanMarkdown(source, page, resolveLink);
-    await store({ permalink: entry.permalink, title: entry.title, description: entry.description, markdown });
+    const version = entry.frontMatter?.package_version;
+    await store(
+      { permalink: entry.permalink, title: entry.title, description: entry.description, markdown },
+      {
+        lastUpdate: days.get(relative(siteDir, file).split(sep).join('/')) ?? null,
+        version: typeof version === 'string' ? version : null,
+      },
+    );
   }
 
   // Generated category pages: their title, description and the pages they list; from the

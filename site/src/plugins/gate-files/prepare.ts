@@ -29,6 +29,8 @@ export async function writePageDerivatives(
   generatedDir: string,
   options: Pick<PluginOptions, 'searchRootSelector' | 'searchExcludeSelectors' | 'searchLanguage'>,
   caches?: { search: BuildCache; markdown: BuildCache },
+  /** The site's address, for each twin's canonical URL. */
+  siteUrl = '',
 ): Promise<{ searchPages: Record<string, number>; markdownPages: number }> {
   await removePrecompressed(buildDir);
   const pages = (await listBuildFiles(buildDir))
@@ -45,7 +47,7 @@ export async function writePageDerivatives(
     await releaseVersions(buildDir, generatedDir),
     caches?.search,
   );
-  const markdown = await writeMarkdownPages(buildDir, generatedDir, caches?.markdown);
+  const markdown = await writeMarkdownPages(buildDir, generatedDir, caches?.markdown, siteUrl);
   await writeLlmsFragments(buildDir, markdown);
   return { searchPages, markdownPages: markdown.length };
 }

@@ -19,7 +19,18 @@ const STAFF = ['internal'];
 describe('preparing a build for the gate', () => {
   it('indexes, twins and labels every page for exactly its readers, and lists every file', async () => {
     const { buildDir, generatedDir } = await makeMiniBuild();
-    const derived = await writePageDerivatives(buildDir, generatedDir, DEFAULT_OPTIONS);
+    const derived = await writePageDerivatives(
+      buildDir,
+      generatedDir,
+      DEFAULT_OPTIONS,
+      undefined,
+      'https://docs.example.com/',
+    );
+    // Each twin names its page's canonical URL in its front matter (this copy has no history: no last update).
+    const twin = await readFile(join(buildDir, 'docs', 'layout-engine.md'), 'utf8');
+    expect(twin).toMatch(
+      /^---\ntitle: ".+"\ncanonical_url: "https:\/\/docs\.example\.com\/docs\/layout-engine\/?"\n---\n\n# /,
+    );
     // One searchable page in each unit: the bundle of a unit holds its own pages only.
     expect(derived).toMatchObject({
       searchPages: { public: 1, layout: 1, internal: 1 },

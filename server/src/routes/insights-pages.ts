@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+
+import { policy, sectionOf } from '@portal/access';
+import { InsightsPages } from '@portal/contract';
+
+import type { Site, SiteFile } from '../site.js';
+import type { GateContext } from './context.js';
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The text of an HTML title: entities decoded, the site's name after its delimiter taken off. */
+export function titleOfHtml(html: string): string | null {
+  const match = /<title[^>]*>([^<]*)<\/title>/i.exec(html);
+  if (!match?.[1]) return null;
+  const text = match[1]
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+    .replace(/&(\w+);/g, (entity, name: string) => ENTITIES[name] ?? entity)
+    .trim();
+  // Docusaurus writes "Page | Site": the page's own part; the home page is the site's name alone.
+  const cut = text.lastIndexOf(' | ');
+  return (cut > 0 ? text.slice(0, cut) : text) || null;
+}
+
+export interface PageDescription {
+  path: string;
+  title: string;
+  unit: string | null;
+  unitLabel: string | null;
+}
+
+const unitLabels = new Map(policy.units.map((unit) => [unit.name, unit.label]));
+
+/** A page as the insights name it: its title (its path when it has none), its unit and the unit's label. */
+export function describePage(file: Pick<SiteFile, 'url' | 'bodies'>): PageDescription {
+  const html = file.bodies.identity?.toString('utf8') ?? '';
+  const unit = sectionOf(file.url);
+  return {
+    path: file.url,
+    title: titleOfHtml(html) ?? file.url,
+    unit,
+    unitLabel: unit === null ? null : unit === 'public' ? 'Open to everyone' : (unitLabels.get(unit) ?? unit),
+  };
+}
+
+/** Every page of a build described once: the build is replaced whole, so its id keys the answer. */
+const described = new WeakMap<object, { id: string; pages: PageDescription[] }>();
+function describeSite(site: Site): PageDescription[] {
+  const known = described.get(site);
+  if (known?.id === site.id) return known.pages;
+  const pages = site.pages.flatMap((page) => {
+    const file = site.lookup(page.url);
+    return file ? [describePage(file)] : [];
+  });
+  described.set(site, { id: site.id, pages });
+  return pages;
+}
+
+/**
+ * `GET /api/admin/insights/pages`: the title and unit of every page, for the insights to
+ * name pages as readers know them instead of by path. Under /api/admin: administrators only
+ * (they read every unit), guarded with the rest of the admin API.
+ */
+export async function insightsPageRoutes(app: FastifyInstance, ctx: GateContext): Promise<void> {
+  app.get('/insights/pages', { schema: { response: { 200: InsightsPages } } }, async () => ({
+    pages: describeSite(ctx.site),
+  }));
+}
