@@ -9,6 +9,26 @@ import { describeEvent, KIND_LABELS } from './audit-words';
 import { formatTime } from './format';
 import styles from './admin.module.css';
 
+/** What an event did in words, then (muted) the actor's groups and address. */
+function Details({ event }: { event: AuditEvent }): React.JSX.Element {
+  const words = describeEvent(event);
+  const context = [
+    ...(event.groups.length > 0 && event.kind !== 'admin.groups' ? [event.groups.join(', ')] : []),
+    ...(event.clientIp ? [event.clientIp] : []),
+  ].join(' · ');
+  return (
+    <>
+      {words}
+      {context && (
+        <span className={styles.muted}>
+          {words ? ' · ' : ''}
+          {context}
+        </span>
+      )}
+    </>
+  );
+}
+
 export interface AuditFilters {
   kind: string;
   reader: string;
@@ -159,11 +179,7 @@ export default function AuditPanel({
                     {event.path ?? event.subjectEmail ?? event.subjectUid ?? ''}
                   </td>
                   <td data-label="Details">
-                    {describeEvent(event)}
-                    {event.groups.length > 0 && event.kind !== 'admin.groups' && (
-                      <span className={styles.muted}> · {event.groups.join(', ')}</span>
-                    )}
-                    {event.clientIp && <span className={styles.muted}> · {event.clientIp}</span>}
+                    <Details event={event} />
                   </td>
                 </tr>
               ))}

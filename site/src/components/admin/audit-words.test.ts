@@ -111,10 +111,10 @@ describe('the audit trail in words', () => {
   });
 
   it('says what a reader did: sign-ins, refusals, views, tokens and apps', () => {
-    expect(event('session.started', {})).toBe('Signed in');
+    expect(event('session.started', {})).toBe('');
     expect(event('session.refused', { code: 'no-access' })).toBe('Sign-in refused: no access');
     expect(event('session.ended', { code: 'disabled' })).toBe('Signed out by the portal: disabled');
-    expect(event('session.logout', {})).toBe('Signed out');
+    expect(event('session.logout', {})).toBe('');
     expect(event('page.view', { views: 1 })).toBe('1 view in the hour');
     expect(event('page.view', { views: 240, via: 'mcp' })).toBe('240 views in the hour, by MCP');
     expect(event('page.view', { views: 3, via: 'token' })).toBe('3 views in the hour, with a token');

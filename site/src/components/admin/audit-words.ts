@@ -126,12 +126,12 @@ export function describeEvent(event: Event): string {
   const who = event.subjectEmail ?? text(detail.email) ?? event.subjectUid ?? 'a reader';
   const code = text(detail.code)?.replace(/-/g, ' ');
   switch (kind) {
+    // A sign-in or a sign-out changes nothing: its kind says it all.
     case 'session.started':
-      return 'Signed in';
+    case 'session.logout':
+      return '';
     case 'session.refused':
       return code ? `Sign-in refused: ${code}` : 'Sign-in refused';
-    case 'session.logout':
-      return 'Signed out';
     case 'session.ended':
       return code ? `Signed out by the portal: ${code}` : 'Signed out by the portal';
     case 'page.view': {
