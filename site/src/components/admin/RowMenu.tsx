@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import clsx from 'clsx';
 
 import styles from './admin.module.css';
@@ -19,8 +19,6 @@ export interface RowMenuItem {
  */
 export default function RowMenu({ label, items }: { label: string; items: RowMenuItem[] }): React.JSX.Element {
   const [open, setOpen] = useState(false);
-  // Where the menu shows: fixed to the screen under (or over) its button, so that no table's scroller cuts it off.
-  const [place, setPlace] = useState<CSSProperties>({});
   const [start, setStart] = useState<'first' | 'last'>('first');
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -36,33 +34,9 @@ export default function RowMenu({ label, items }: { label: string; items: RowMen
     const onPointer = (event: PointerEvent): void => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
-    // A fixed menu would part from its button when the page scrolls: it closes instead.
-    const onScroll = (event: Event): void => {
-      if (!menu.current?.contains(event.target as Node)) setOpen(false);
-    };
     document.addEventListener('pointerdown', onPointer);
-    window.addEventListener('scroll', onScroll, true);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      window.removeEventListener('scroll', onScroll, true);
-    };
+    return () => document.removeEventListener('pointerdown', onPointer);
   }, [open, start]);
-
-  /** Opens the menu below its button, right-aligned with it, or above it when the screen ends first. */
-  const show = (from: 'first' | 'last'): void => {
-    const box = button.current?.getBoundingClientRect();
-    if (box) {
-      const width = Math.min(240, window.innerWidth - 16);
-      const height = items.length * 40 + 12;
-      const left = Math.max(8, Math.min(box.right - width, window.innerWidth - width - 8));
-      const below = box.bottom + 4 + height <= window.innerHeight;
-      setPlace(
-        below ? { left, top: box.bottom + 4, width } : { left, bottom: window.innerHeight - box.top + 4, width },
-      );
-    }
-    setStart(from);
-    setOpen(true);
-  };
 
   const close = (): void => {
     setOpen(false);
@@ -98,26 +72,22 @@ export default function RowMenu({ label, items }: { label: string; items: RowMen
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         aria-label={label}
-        onClick={() => (open ? setOpen(false) : show('first'))}
+        onClick={() => {
+          setStart('first');
+          setOpen(!open);
+        }}
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
             event.preventDefault();
-            show(event.key === 'ArrowDown' ? 'first' : 'last');
+            setStart(event.key === 'ArrowDown' ? 'first' : 'last');
+            setOpen(true);
           }
         }}
       >
         Actions <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <ul
-          id={id}
-          ref={menu}
-          role="menu"
-          aria-label={label}
-          className={styles.menu}
-          style={place}
-          onKeyDown={onMenuKey}
-        >
+        <ul id={id} ref={menu} role="menu" aria-label={label} className={styles.menu} onKeyDown={onMenuKey}>
           {items.map((item) => (
             <li key={item.label} role="none">
               <button
