@@ -1,8 +1,10 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 import { unitsOfGroups } from '@portal/access';
 
 import { expect, hydrated, signInWithEmail, test } from './fixtures';
+import { layoutShift } from './layout-shift';
 import { adminReader, emulatorReaders, signedInContext as signedIn } from './readers';
 
 const unique = (prefix: string): string => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@studio.example`;
@@ -11,6 +13,18 @@ async function openAdmin(page: Page): Promise<void> {
   await page.goto('/admin');
   await hydrated(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
+}
+
+/** The administration pages, one tab each. */
+const ADMIN_PAGES = ['/admin', '/admin/audit', '/admin/tokens', '/admin/sources', '/admin/insights'];
+
+/** Opens the row's menu of actions and chooses `item`. */
+async function chooseAction(page: Page, email: string, item: string): Promise<void> {
+  await page.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page
+    .getByRole('menu', { name: `Actions for ${email}` })
+    .getByRole('menuitem', { name: item })
+    .click();
 }
 
 /** The readers table's row of `email`, found with the page's own search. */
@@ -35,8 +49,10 @@ test.describe('the administration page', () => {
     await expect(page).toHaveURL(/\/login\?next=%2Fadmin$/);
     const staff = await emulatorReaders.create({ groups: ['staff'] });
     const { context, page: staffPage } = await signedIn(browser, String(baseURL), staff);
-    expect((await staffPage.goto('/admin'))?.status()).toBe(403);
-    await expect(staffPage.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    for (const path of ADMIN_PAGES) {
+      expect((await staffPage.goto(path))?.status(), path).toBe(403);
+      await expect(staffPage.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    }
     await context.close();
   });
 
@@ -88,7 +104,7 @@ test.describe('the administration page', () => {
     const admin = await signedIn(browser, String(baseURL), adminReader);
     await openAdmin(admin.page);
     const row = await readerRow(admin.page, account.email);
-    await row.getByRole('button', { name: `Disable ${account.email}` }).click();
+    await chooseAction(admin.page, account.email, 'Disable…');
     const dialog = admin.page.getByRole('dialog', { name: `Disable ${account.email}?` });
     await dialog.getByRole('button', { name: 'Disable' }).click();
     await expect(admin.page.getByRole('status').filter({ hasText: `${account.email} is disabled.` })).toBeVisible();
@@ -102,7 +118,7 @@ test.describe('the administration page', () => {
     await reader.context.close();
 
     // The trail names who did it.
-    await admin.page.getByRole('tab', { name: 'Audit trail' }).click();
+    await admin.page.getByRole('link', { name: 'Audit trail' }).click();
     const filter = admin.page.getByLabel('Reader (e-mail or id)');
     await filter.fill(account.email);
     const trail = admin.page.getByRole('table');
@@ -117,6 +133,131 @@ test.describe('the administration page', () => {
       await filter.fill(account.email);
       await expect(kind('Session ended').first()).toBeVisible({ timeout: 1500 });
     }).toPass({ timeout: 10_000 });
+    await admin.context.close();
+  });
+
+  test('a new administrator sees why their own row offers no disable or remove, and works a row menu by keyboard', async ({
+    browser,
+    baseURL,
+  }) => {
+    const other = await emulatorReaders.create({ groups: ['partner'], email: unique('menu') });
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    await openAdmin(admin.page);
+    const own = await readerRow(admin.page, adminReader.email);
+    // Said before anyone clicks, in the row itself.
+    await expect(own).toContainText('Your own account: another administrator can disable, remove or demote it.');
+    const button = own.getByRole('button', { name: `Actions for ${adminReader.email}` });
+    await button.focus();
+    await admin.page.keyboard.press('Enter');
+    const menu = admin.page.getByRole('menu', { name: `Actions for ${adminReader.email}` });
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'Change groups…',
+      'Organisation and access groups…',
+      'Show in the audit trail',
+    ]);
+    await expect(menu.getByRole('menuitem').first()).toBeFocused();
+    await admin.page.keyboard.press('ArrowUp');
+    await expect(menu.getByRole('menuitem', { name: 'Show in the audit trail' })).toBeFocused();
+    await admin.page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(button).toBeFocused();
+    // The groups dialog keeps one's own admin group, and says why.
+    await chooseAction(admin.page, adminReader.email, 'Change groups…');
+    const groups = admin.page.getByRole('dialog', { name: `Groups of ${adminReader.email}` });
+    await expect(groups.getByRole('checkbox', { name: /^admin/ })).toBeDisabled();
+    await groups.getByRole('button', { name: 'Cancel' }).click();
+
+    // Another reader's menu offers everything, Remove last and not as a solid red button.
+    await readerRow(admin.page, other.email);
+    await admin.page.getByRole('button', { name: `Actions for ${other.email}` }).click();
+    const items = admin.page.getByRole('menu', { name: `Actions for ${other.email}` }).getByRole('menuitem');
+    await expect(items).toHaveText([
+      'Change groups…',
+      'Organisation and access groups…',
+      'Disable…',
+      'Show in the audit trail',
+      'Remove…',
+    ]);
+    await admin.page.keyboard.press('Escape');
+    // The server refuses what the page does not offer, and says why.
+    const session = (await (await admin.page.request.get('/api/admin/readers?limit=1')).json()) as { self: string };
+    const refused = await admin.page.request.post(`/api/admin/readers/${session.self}/disable`, {
+      headers: { origin: String(baseURL) },
+    });
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: 'You cannot disable your own account; another administrator can',
+    });
+    await admin.context.close();
+  });
+
+  test('an administrator moves a reader into an organisation, and the trail says so in words', async ({
+    browser,
+    baseURL,
+  }) => {
+    const base = String(baseURL);
+    const reader = await emulatorReaders.create({ groups: ['partner'], email: unique('placed') });
+    const admin = await signedIn(browser, base, adminReader);
+    const id = `org-${Date.now().toString(36)}`;
+    const made = await admin.page.request.post('/api/admin/organisations', {
+      data: { id, name: `Northwind ${id}`, domains: [] },
+      headers: { origin: base },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    await openAdmin(admin.page);
+    const row = await readerRow(admin.page, reader.email);
+    await expect(row.getByRole('cell').first()).toHaveText('–');
+    await chooseAction(admin.page, reader.email, 'Organisation and access groups…');
+    const dialog = admin.page.getByRole('dialog', { name: `Organisation and groups of ${reader.email}` });
+    await dialog.getByLabel('Organisation').selectOption({ label: `Northwind ${id}` });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(
+      admin.page.getByRole('status').filter({ hasText: `Organisation and groups of ${reader.email} saved.` }),
+    ).toBeVisible();
+    await expect(row.getByRole('cell').first()).toHaveText(`Northwind ${id}`);
+
+    await chooseAction(admin.page, reader.email, 'Show in the audit trail');
+    await expect(admin.page).toHaveURL(/\/admin\/audit\?reader=/);
+    await expect(admin.page.getByLabel('Reader (e-mail or id)')).toHaveValue(reader.email);
+    await expect(
+      admin.page.getByRole('row').filter({ hasText: `${reader.email}: organisation ${id} (was by e-mail domain)` }),
+    ).toBeVisible();
+    await admin.context.close();
+  });
+
+  test('the readers page does not move while it loads, and axe finds no serious violation on it', async ({
+    browser,
+    baseURL,
+  }) => {
+    // axe reads a table of 50 readers four times (two widths, two colour modes).
+    test.setTimeout(4 * 60_000);
+    const admin = await signedIn(browser, String(baseURL), adminReader);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await admin.page.setViewportSize(viewport);
+      for (const mode of ['light', 'dark'] as const) {
+        await admin.page.addInitScript((theme) => window.localStorage.setItem('theme', theme), mode);
+        await openAdmin(admin.page);
+        await expect(admin.page.getByRole('table')).toBeVisible();
+        await admin.page.evaluate(() => document.fonts.ready);
+        const shift = await layoutShift(admin.page);
+        test.info().annotations.push({ type: 'CLS', description: `/admin at ${viewport.width} px, ${mode}: ${shift}` });
+        console.log(`CLS of /admin at ${viewport.width} px, ${mode}: ${shift}`);
+        expect(shift, `/admin at ${viewport.width} px`).toBeLessThan(0.1);
+        // With a row's menu open, so that its items are judged too.
+        await admin.page
+          .getByRole('button', { name: /^Actions for / })
+          .first()
+          .click();
+        const results = await new AxeBuilder({ page: admin.page }).analyze();
+        const serious = results.violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => ({ rule: violation.id, nodes: violation.nodes.slice(0, 5).map((node) => node.target) }));
+        expect(serious, `${viewport.width} px, ${mode}: ${JSON.stringify(serious)}`).toEqual([]);
+      }
+    }
     await admin.context.close();
   });
 
@@ -137,7 +278,7 @@ test.describe('the administration page', () => {
     const unfiltered = admin.page.waitForRequest(
       (request) => request.url().includes('/api/admin/audit?') && !request.url().includes('reader='),
     );
-    await admin.page.getByRole('tab', { name: 'Audit trail' }).click();
+    await admin.page.getByRole('link', { name: 'Audit trail' }).click();
     await unfiltered;
     await admin.page.getByLabel('Reader (e-mail or id)').fill(unique('nobody'));
     await expect(admin.page.getByText('No events match.')).toBeVisible();
@@ -233,8 +374,11 @@ test.describe('personal access tokens on the administration page', () => {
 
     const admin = await signedIn(browser, base, adminReader);
     await openAdmin(admin.page);
-    await admin.page.getByRole('tab', { name: 'Tokens' }).click();
-    await admin.page.getByRole('tabpanel', { name: 'Tokens' }).getByLabel('Reader (e-mail or id)').fill(account.email);
+    await admin.page.getByRole('link', { name: 'Tokens and apps' }).click();
+    await admin.page
+      .getByRole('region', { name: 'Personal access tokens' })
+      .getByLabel('Reader (e-mail or id)')
+      .fill(account.email);
     const row = admin.page.getByRole('row').filter({ hasText: 'Cursor on the old laptop' });
     await expect(row).toContainText(account.email);
     await expect(row).toContainText('active');
@@ -254,8 +398,8 @@ test.describe('the package sources on the administration page', () => {
   }) => {
     const admin = await signedIn(browser, String(baseURL), adminReader);
     await openAdmin(admin.page);
-    await admin.page.getByRole('tab', { name: 'Package sources' }).click();
-    const panel = admin.page.getByRole('tabpanel', { name: 'Package sources' });
+    await admin.page.getByRole('link', { name: 'Package sources' }).click();
+    const panel = admin.page.getByRole('region', { name: 'Package sources' });
     const row = panel.getByRole('row').filter({ hasText: 'norigin-spatial-navigation' });
     await expect(row).toContainText('@noriginmedia/norigin-spatial-navigation');
     // The newest release of each minor line, newest first, as the section publishes them.

@@ -138,6 +138,40 @@ test.describe('on a phone', () => {
     await context.close();
   });
 
+  test('every administration page reads on a phone: its tables loaded, a row menu open', async ({
+    browser,
+    baseURL,
+  }) => {
+    const { context, page } = await signedInContext(browser, String(baseURL), adminReader);
+    await page.setViewportSize(PHONE);
+    // A token, so that the tokens table has a row.
+    const made = await page.request.post('/api/tokens', {
+      data: { name: 'phone-check-an-administrator-s-long-token-name', days: 30 },
+      headers: { origin: String(baseURL) },
+    });
+    expect(made.status()).toBe(201);
+    for (const [path, loaded] of [
+      ['/admin', 'Readers'],
+      ['/admin/audit', 'Audit trail'],
+      ['/admin/tokens', 'Personal access tokens'],
+      ['/admin/sources', 'Package sources'],
+    ] as const) {
+      await page.goto(path);
+      await hydrated(page);
+      await expect(page.getByRole('region', { name: loaded }).getByRole('table').first()).toBeVisible();
+      await expectFits(page, `${path} with its table`);
+    }
+    await page.goto('/admin');
+    await hydrated(page);
+    await page
+      .getByRole('button', { name: /^Actions for / })
+      .first()
+      .click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectFits(page, '/admin with a row menu open');
+    await context.close();
+  });
+
   test('the avatar menu is not there: e-mail, Account and Logout are items of the phone menu', async ({
     browser,
     baseURL,

@@ -1,4 +1,4 @@
-import type { ReaderAccount, ReaderDirectory } from './auth/readers.js';
+import { ReaderError, type ReaderAccount, type ReaderDirectory } from './auth/readers.js';
 import { saveInvitation, withdrawInvitation } from './db/activity.js';
 import type { AuditEvent } from './db/audit.js';
 import type { Database } from './db/database.js';
@@ -35,6 +35,21 @@ export interface ReaderChange {
   after: ReaderAccount;
 }
 
+/** The group that administers the portal (the policy's administration section). */
+export const ADMIN_GROUP = 'admin';
+
+/** An account that can administer now: in the admin group and not disabled. */
+export const administers = (account: Pick<ReaderAccount, 'disabled' | 'groups'>): boolean =>
+  !account.disabled && account.groups.includes(ADMIN_GROUP);
+
+/** What a guarded change does to an account, in the words of a refusal. */
+type GuardedChange = 'disable' | 'remove' | 'demote';
+const VERBS: Record<GuardedChange, string> = {
+  disable: 'disable',
+  remove: 'remove',
+  demote: 'take the admin group from',
+};
+
 /** What the trail keeps of an account before or after a change. */
 const summary = (account: ReaderAccount): Record<string, unknown> => ({
   groups: account.groups,
@@ -49,7 +64,44 @@ const summary = (account: ReaderAccount): Record<string, unknown> => ({
  * this adds the record and tells the caller's caches. No web-framework code.
  */
 export class ReaderService {
+  /** Guarded changes one after another: two administrators demoting each other at once cannot both pass the count. */
+  private guarded: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly options: ReaderServiceOptions) {}
+
+  /**
+   * Refuses a change that would lock the portal out, before anything is changed: nobody
+   * disables, removes or demotes their own account (another administrator can), and the
+   * last administrator who can sign in stays one. Throws a ReaderError `guarded`.
+   */
+  private async guard(by: Actor, target: ReaderAccount, change: GuardedChange): Promise<void> {
+    const verb = VERBS[change];
+    if (by.uid !== null && by.uid === target.uid)
+      throw new ReaderError('guarded', `You cannot ${verb} your own account; another administrator can`);
+    if (!administers(target)) return;
+    const others = (await this.options.directory.all()).filter(
+      (account) => account.uid !== target.uid && administers(account),
+    );
+    if (others.length === 0)
+      throw new ReaderError(
+        'guarded',
+        `${target.email ?? target.uid} is the last administrator; make another reader an administrator first`,
+      );
+  }
+
+  /** Runs a guarded change after the ones before it have finished (this process's part of the guard). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.guarded.then(work, work);
+    this.guarded = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The admin group would go from the account if an administrator set `groups` (a domain rule's stays). */
+  private static demotes(account: ReaderAccount, groups: readonly string[]): boolean {
+    if (!account.groups.includes(ADMIN_GROUP)) return false;
+    const byDomain = !account.claimedGroups.includes(ADMIN_GROUP);
+    return !byDomain && !groups.includes(ADMIN_GROUP);
+  }
 
   get directory(): ReaderDirectory {
     return this.options.directory;
@@ -106,9 +158,13 @@ export class ReaderService {
 
   /** Sets the groups an administrator gives the reader. */
   async setGroups(by: Actor, uid: string, groups: readonly string[]): Promise<ReaderChange> {
-    const change = await this.options.directory.setGroups(uid, groups);
-    await this.changedGroups(by, change);
-    return change;
+    return this.exclusive(async () => {
+      const current = await this.options.directory.get(uid);
+      if (ReaderService.demotes(current, groups)) await this.guard(by, current, 'demote');
+      const change = await this.options.directory.setGroups(uid, groups);
+      await this.changedGroups(by, change);
+      return change;
+    });
   }
 
   /** Adds a group to the reader with this e-mail; nothing is changed or recorded when they had it. */
@@ -119,8 +175,20 @@ export class ReaderService {
 
   /** Takes a group from the reader with this e-mail; nothing is changed or recorded when they did not have it. */
   async revoke(by: Actor, email: string, group: string): Promise<ReaderChange & { changed: boolean }> {
-    const change = await this.options.directory.revoke(email, group);
-    return { ...change, changed: await this.changedGroups(by, change) };
+    return this.exclusive(async () => {
+      if (group === ADMIN_GROUP) {
+        const current = await this.options.directory.find(email);
+        if (
+          ReaderService.demotes(
+            current,
+            current.claimedGroups.filter((name) => name !== group),
+          )
+        )
+          await this.guard(by, current, 'demote');
+      }
+      const change = await this.options.directory.revoke(email, group);
+      return { ...change, changed: await this.changedGroups(by, change) };
+    });
   }
 
   /** Records a change of groups, if there was one (a grant of a group the reader had is none). */
@@ -138,6 +206,16 @@ export class ReaderService {
 
   /** Disables (and ends every session of) or enables an account. */
   async setDisabled(by: Actor, uid: string, disabled: boolean): Promise<ReaderChange> {
+    if (disabled) return this.exclusive(() => this.disable(by, uid));
+    return this.changeDisabled(by, uid, false);
+  }
+
+  private async disable(by: Actor, uid: string): Promise<ReaderChange> {
+    await this.guard(by, await this.options.directory.get(uid), 'disable');
+    return this.changeDisabled(by, uid, true);
+  }
+
+  private async changeDisabled(by: Actor, uid: string, disabled: boolean): Promise<ReaderChange> {
     const { before, after } = await this.options.directory.setDisabled(uid, disabled);
     this.options.changed?.(after);
     await this.record(
@@ -151,6 +229,13 @@ export class ReaderService {
 
   /** Deletes an account, and its open invitation when the database is reachable. */
   async remove(by: Actor, uid: string): Promise<ReaderAccount> {
+    return this.exclusive(async () => {
+      await this.guard(by, await this.options.directory.get(uid), 'remove');
+      return this.removeNow(by, uid);
+    });
+  }
+
+  private async removeNow(by: Actor, uid: string): Promise<ReaderAccount> {
     const before = await this.options.directory.remove(uid);
     this.options.removed?.(uid);
     const db = this.options.database?.() ?? null;

@@ -278,6 +278,10 @@ export const ReaderPage = Type.Object({
   pages: Type.Integer(),
   invitations: Type.Array(Invitation),
   groups: Type.Array(GroupInfo),
+  /** The caller's own account: the server refuses to disable, remove or demote it. */
+  self: nullable(Type.String()),
+  /** How many administrators can sign in now: the last one cannot be disabled, removed or demoted. */
+  administrators: Type.Integer(),
 });
 export type ReaderPage = Static<typeof ReaderPage>;
 

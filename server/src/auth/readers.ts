@@ -18,7 +18,14 @@ export interface ReaderAccount {
   providers: string[];
 }
 
-export type ReaderErrorCode = 'unknown-reader' | 'unknown-group' | 'exists' | 'domain-group' | 'bad-email';
+export type ReaderErrorCode =
+  | 'unknown-reader'
+  | 'unknown-group'
+  | 'exists'
+  | 'domain-group'
+  | 'bad-email'
+  /** The change would lock the portal out: one's own account, or the last administrator. */
+  | 'guarded';
 
 /** A request an administrator can fix: the reader or group named does not fit. */
 export class ReaderError extends Error {
@@ -266,6 +273,14 @@ export class ReaderIndex {
   private async fresh(): Promise<void> {
     if (this.loadedAt === 0) await this.load();
     else if (Date.now() - this.loadedAt > this.maxAgeMs) void this.load().catch(() => undefined);
+  }
+
+  /** How many readers match `test`, from the list as it stands (loaded first if it never was). */
+  async count(test: (reader: ReaderAccount) => boolean): Promise<number> {
+    await this.fresh();
+    let found = 0;
+    for (const reader of this.readers.values()) if (test(reader)) found += 1;
+    return found;
   }
 
   update(account: ReaderAccount): void {

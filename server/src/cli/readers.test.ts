@@ -151,6 +151,30 @@ describe('npm run readers', () => {
     expect((await readers('grant', address())).err.split('\n')[0]).toBe('readers: missing GROUP');
   });
 
+  it('will not disable, remove or demote the last administrator, and changes nothing', async () => {
+    // A project of its own in the emulator: its only administrator is this test's.
+    const project = `demo-last-admin-${randomUUID().slice(0, 8)}`;
+    const own = new EmulatorReaders(inject('emulatorHost'), project);
+    const only = await own.create({ groups: ['admin'], email: address() });
+    const inProject = (...args: string[]) => readersWith({ DATA_DIR: dataDir, FIREBASE_PROJECT_ID: project }, ...args);
+    for (const args of [
+      ['disable', only.email],
+      ['remove', only.email],
+      ['revoke', only.email, 'admin'],
+    ]) {
+      const refused = await inProject(...args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.err).toBe(
+        `readers: ${only.email} is the last administrator; make another reader an administrator first`,
+      );
+    }
+    expect((await inProject('show', only.email)).out).toMatch(/status: +active.*groups: +admin\n/s);
+    // With a second administrator, the first may go.
+    const second = await own.create({ groups: ['admin'], email: address() });
+    expect((await inProject('revoke', only.email, 'admin')).code).toBe(0);
+    expect((await inProject('disable', second.email)).err).toContain('is the last administrator');
+  });
+
   it('will not revoke a group that the e-mail domain gives, and says why', async () => {
     const result = await readers('revoke', 'reader@norigin.example', 'staff');
     expect(result.code).toBe(2);

@@ -195,6 +195,34 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     });
   });
 
+  it("refuses to disable, remove or demote the administrator's own account, with a reason, and changes nothing", async () => {
+    const me = (await call('GET', '/api/admin/readers?q=@readers.example&limit=1', admin)).json() as {
+      self: string;
+      administrators: number;
+    };
+    expect(me.self).toMatch(/^t-/);
+    expect(me.administrators).toBeGreaterThanOrEqual(1);
+    for (const [method, url, payload] of [
+      ['POST', `/api/admin/readers/${me.self}/disable`, undefined],
+      ['DELETE', `/api/admin/readers/${me.self}`, undefined],
+      ['PUT', `/api/admin/readers/${me.self}/groups`, { groups: ['staff'] }],
+    ] as const) {
+      const refused = await call(method, url, admin, payload);
+      expect(refused.statusCode, url).toBe(409);
+      expect(refused.json()).toEqual({
+        error: expect.stringMatching(/^You cannot .* your own account; another administrator can$/),
+      });
+    }
+    // Still an administrator who can sign in, and nothing in the trail.
+    const still = await call('GET', '/api/admin/readers?group=admin&status=active&limit=200', admin);
+    expect((still.json() as { readers: Json[] }).readers.map((reader) => reader.uid)).toContain(me.self);
+    const aboutMe = await trail(`reader=${me.self}&kind=admin.disable,admin.remove,admin.groups`);
+    expect(aboutMe.filter((event) => event.subjectUid === me.self)).toEqual([]);
+    // Changing one's own groups while keeping admin is no demotion.
+    const kept = await call('PUT', `/api/admin/readers/${me.self}/groups`, admin, { groups: ['admin', 'staff'] });
+    expect(kept.statusCode, kept.body).toBe(200);
+  });
+
   it('records sign-ins refused, logouts and failed searches, and exports the trail as CSV and JSON', async () => {
     const stranger = await readers.create({ groups: [] });
     await call('POST', '/api/session', null, { idToken: await readers.signIn(stranger.email, stranger.password) });

@@ -25,7 +25,7 @@ import { openInvitations } from '../db/activity.js';
 import { AUDIT_KINDS, cursorOf, queryAudit, type AuditFilter, type AuditKind, type AuditRow } from '../db/audit.js';
 import { insights } from '../db/insights.js';
 import { ADMIN_PATH } from '../plugins/guards.js';
-import { ReaderService, type Actor } from '../readers-service.js';
+import { administers, ReaderService, type Actor } from '../readers-service.js';
 import type { Mail } from '../mail.js';
 import type { GateContext } from './context.js';
 
@@ -163,7 +163,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
 
   app.setErrorHandler((caught: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
     if (caught instanceof ReaderError) {
-      const status = caught.code === 'unknown-reader' ? 404 : caught.code === 'exists' ? 409 : 400;
+      const status =
+        caught.code === 'unknown-reader' ? 404 : caught.code === 'exists' || caught.code === 'guarded' ? 409 : 400;
       return reply.code(status).send({ error: caught.message });
     }
     const status = caught.statusCode && caught.statusCode >= 400 && caught.statusCode < 500 ? caught.statusCode : 500;
@@ -189,7 +190,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
         limit: toCount(limit, 200),
       });
       const invitations = store.readyNow ? await openInvitations(store.db) : [];
-      return { ...result, invitations, groups: policy.groups };
+      // What the page needs to say why before anyone clicks: whose account this is, and
+      // whether an administrator is the last one (readers-service.ts refuses either way).
+      const administrators = await readerIndex.count(administers);
+      return { ...result, invitations, groups: policy.groups, self: request.signedIn?.uid ?? null, administrators };
     },
   );
 
@@ -233,7 +237,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
       schema: {
         params: UidParams,
         body: GroupsBody,
-        response: { 200: ReaderChange, 400: ErrorAnswer, 404: ErrorAnswer },
+        response: { 200: ReaderChange, 400: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer },
       },
     },
     async (request) => {
@@ -243,17 +247,17 @@ export async function adminRoutes(app: FastifyInstance, ctx: GateContext): Promi
   );
 
   for (const action of ['disable', 'enable'] as const) {
-    const schema = { params: UidParams, response: { 200: ReaderChange, 404: ErrorAnswer } };
+    const schema = { params: UidParams, response: { 200: ReaderChange, 404: ErrorAnswer, 409: ErrorAnswer } };
     app.post(`/readers/:uid/${action}`, { config: limited, schema }, async (request) => {
       const { uid } = request.params as { uid: string };
       return readers.setDisabled(actor(request), uid, action === 'disable');
     });
   }
 
-  const removal = { params: UidParams, response: { 204: NoContent, 400: ErrorAnswer, 404: ErrorAnswer } };
+  // One's own account and the last administrator are refused by the service (409), as at the command line.
+  const removal = { params: UidParams, response: { 204: NoContent, 404: ErrorAnswer, 409: ErrorAnswer } };
   app.delete('/readers/:uid', { config: limited, schema: removal }, async (request, reply) => {
     const { uid } = request.params as { uid: string };
-    if (uid === request.signedIn?.uid) return reply.code(400).send({ error: 'You cannot remove your own account' });
     await readers.remove(actor(request), uid);
     return reply.code(204).send();
   });

@@ -1,32 +1,33 @@
 import { useCallback, useEffect, useState } from 'react';
+import clsx from 'clsx';
 
 import { messageOf } from '@site/src/api/json-api';
 import { createLatest } from '@site/src/api/latest';
 
 import { adminApi, type AuditEvent } from './api';
-import { describeDetail, formatTime } from './format';
+import { describeEvent, KIND_LABELS } from './audit-words';
+import { formatTime } from './format';
 import styles from './admin.module.css';
 
-/** Names of the kinds of event, for people. */
-const KIND_LABELS: Record<string, string> = {
-  'session.started': 'Signed in',
-  'session.refused': 'Sign-in refused',
-  'session.logout': 'Signed out',
-  'session.ended': 'Session ended',
-  'page.view': 'Page view',
-  'admin.invite': 'Invited',
-  'admin.groups': 'Groups changed',
-  'admin.disable': 'Disabled',
-  'admin.enable': 'Enabled',
-  'admin.remove': 'Removed',
-  'admin.withdraw-invitation': 'Invitation withdrawn',
-  'invitation.accepted': 'Invitation taken up',
-  'token.created': 'Token created',
-  'token.revoked': 'Token revoked',
-  'token.used': 'Token used',
-  'oauth.authorised': 'App allowed',
-  'oauth.revoked': 'App revoked',
-};
+/** What an event did in words, then (muted) the actor's groups and address. */
+function Details({ event }: { event: AuditEvent }): React.JSX.Element {
+  const words = describeEvent(event);
+  const context = [
+    ...(event.groups.length > 0 && event.kind !== 'admin.groups' ? [event.groups.join(', ')] : []),
+    ...(event.clientIp ? [event.clientIp] : []),
+  ].join(' · ');
+  return (
+    <>
+      {words}
+      {context && (
+        <span className={styles.muted}>
+          {words ? ' · ' : ''}
+          {context}
+        </span>
+      )}
+    </>
+  );
+}
 
 export interface AuditFilters {
   kind: string;
@@ -52,16 +53,19 @@ export default function AuditPanel({
   filters,
   onFilters,
 }: {
-  filters: AuditFilters;
+  /** Null until the page knows them (a reader named in its address). */
+  filters: AuditFilters | null;
   onFilters: (next: AuditFilters) => void;
 }): React.JSX.Element {
+  const known = filters ?? { kind: '', reader: '', from: '', to: '' };
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
   const [kinds, setKinds] = useState<string[]>(Object.keys(KIND_LABELS));
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
 
-  const { kind, reader, from, to } = filters;
+  const { kind, reader, from, to } = known;
+  const ready = filters !== null;
   const params = {
     kind: kind || undefined,
     reader: reader.trim() || undefined,
@@ -96,11 +100,12 @@ export default function AuditPanel({
   );
 
   useEffect(() => {
+    if (!ready) return undefined;
     const timer = window.setTimeout(() => void load(), 250);
     return () => window.clearTimeout(timer);
-  }, [load]);
+  }, [load, ready]);
 
-  const set = (change: Partial<AuditFilters>): void => onFilters({ ...filters, ...change });
+  const set = (change: Partial<AuditFilters>): void => onFilters({ ...known, ...change });
 
   return (
     <section className={styles.card} aria-labelledby="audit-heading">
@@ -108,7 +113,7 @@ export default function AuditPanel({
       <div className={styles.filters} role="search">
         <label className={styles.field}>
           Kind
-          <select value={filters.kind} onChange={(event) => set({ kind: event.target.value })}>
+          <select value={known.kind} onChange={(event) => set({ kind: event.target.value })}>
             <option value="">Every kind</option>
             {kinds.map((kind) => (
               <option key={kind} value={kind}>
@@ -119,15 +124,15 @@ export default function AuditPanel({
         </label>
         <label className={styles.field}>
           Reader (e-mail or id)
-          <input type="search" value={filters.reader} onChange={(event) => set({ reader: event.target.value })} />
+          <input type="search" value={known.reader} onChange={(event) => set({ reader: event.target.value })} />
         </label>
         <label className={styles.field}>
           From
-          <input type="date" value={filters.from} onChange={(event) => set({ from: event.target.value })} />
+          <input type="date" value={known.from} onChange={(event) => set({ from: event.target.value })} />
         </label>
         <label className={styles.field}>
           To
-          <input type="date" value={filters.to} onChange={(event) => set({ to: event.target.value })} />
+          <input type="date" value={known.to} onChange={(event) => set({ to: event.target.value })} />
         </label>
       </div>
       <p className={styles.exports}>
@@ -147,7 +152,7 @@ export default function AuditPanel({
         <p>No events match.</p>
       ) : (
         <div className={styles.tableWrap}>
-          <table className={styles.table}>
+          <table className={clsx(styles.table, styles.stacked)}>
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -160,19 +165,21 @@ export default function AuditPanel({
             <tbody>
               {events.map((event) => (
                 <tr key={event.id}>
-                  <td className={styles.nowrap}>{formatTime(event.at)}</td>
-                  <td>
+                  <td data-label="When" className={styles.nowrap}>
+                    {formatTime(event.at)}
+                  </td>
+                  <td data-label="What">
                     {KIND_LABELS[event.kind] ?? event.kind}
                     {event.demo && <span className={styles.badge}>demo</span>}
                   </td>
-                  <td>{event.actorEmail ?? event.actorUid ?? '–'}</td>
-                  <td>{event.path ?? event.subjectEmail ?? event.subjectUid ?? ''}</td>
-                  <td>
-                    {describeDetail(event.kind, event.detail)}
-                    {event.groups.length > 0 && event.kind !== 'admin.groups' && (
-                      <span className={styles.muted}> · {event.groups.join(', ')}</span>
-                    )}
-                    {event.clientIp && <span className={styles.muted}> · {event.clientIp}</span>}
+                  <td data-label="Who" className={styles.email}>
+                    {event.actorEmail ?? event.actorUid ?? '–'}
+                  </td>
+                  <td data-label="On whom or what" className={styles.email}>
+                    {event.path ?? event.subjectEmail ?? event.subjectUid ?? ''}
+                  </td>
+                  <td data-label="Details">
+                    <Details event={event} />
                   </td>
                 </tr>
               ))}

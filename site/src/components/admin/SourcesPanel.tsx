@@ -66,7 +66,7 @@ export default function SourcesPanel(): React.JSX.Element {
             {overview.hooks ? 'on' : 'off (set SOURCES_HOOK_SECRET to turn them on)'}.
           </p>
           <div className={styles.tableWrap}>
-            <table className={styles.table}>
+            <table className={`${styles.table} ${styles.stacked}`}>
               <caption>Sources</caption>
               <thead>
                 <tr>
@@ -80,13 +80,13 @@ export default function SourcesPanel(): React.JSX.Element {
               <tbody>
                 {overview.sources.map((source) => (
                   <tr key={source.id}>
-                    <td>{source.id}</td>
-                    <td>
+                    <td data-label="Source">{source.id}</td>
+                    <td data-label="From" className={styles.email}>
                       {source.kind} <code>{source.origin}</code>
                     </td>
-                    <td>{source.versions.join(', ') || 'none'}</td>
-                    <td>{source.releases}</td>
-                    <td className={styles.nowrap}>
+                    <td data-label="Versions published">{source.versions.join(', ') || 'none'}</td>
+                    <td data-label="Releases">{source.releases}</td>
+                    <td data-label="Fetched" className={styles.nowrap}>
                       {when(source.fetchedAt)}
                       {source.offline && ' (origin unreachable: from the cache)'}
                     </td>
@@ -101,7 +101,7 @@ export default function SourcesPanel(): React.JSX.Element {
             <p>No release hook has asked for a rebuild since this replica started.</p>
           ) : (
             <div className={styles.tableWrap}>
-              <table className={styles.table}>
+              <table className={`${styles.table} ${styles.stacked}`}>
                 <caption>Rebuilds, newest first</caption>
                 <thead>
                   <tr>
@@ -115,11 +115,15 @@ export default function SourcesPanel(): React.JSX.Element {
                 <tbody>
                   {overview.jobs.map((job) => (
                     <tr key={job.id}>
-                      <td>{job.source}</td>
-                      <td>{job.reason}</td>
-                      <td className={styles.nowrap}>{when(job.queuedAt)}</td>
-                      <td className={styles.nowrap}>{when(job.finishedAt)}</td>
-                      <td>
+                      <td data-label="Source">{job.source}</td>
+                      <td data-label="Asked by">{job.reason}</td>
+                      <td data-label="Asked" className={styles.nowrap}>
+                        {when(job.queuedAt)}
+                      </td>
+                      <td data-label="Finished" className={styles.nowrap}>
+                        {when(job.finishedAt)}
+                      </td>
+                      <td data-label="Outcome">
                         {JOB_STATES[job.state]}
                         {job.error && (
                           <details>

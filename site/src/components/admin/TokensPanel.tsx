@@ -78,7 +78,7 @@ export default function TokensPanel(): React.JSX.Element {
         <p>{noTokensText(reader)}</p>
       ) : (
         <div className={styles.tableWrap}>
-          <table className={styles.table}>
+          <table className={`${styles.table} ${styles.stacked}`}>
             <caption>Tokens, newest first</caption>
             <thead>
               <tr>
@@ -98,14 +98,20 @@ export default function TokensPanel(): React.JSX.Element {
                 const status = statusOf(token, now);
                 return (
                   <tr key={token.id}>
-                    <td className={styles.email}>{token.email}</td>
-                    <td>
+                    <td data-label="Reader" className={styles.email}>
+                      {token.email}
+                    </td>
+                    <td data-label="Name">
                       {token.name} <code className={styles.muted}>{token.hint}</code>
                     </td>
-                    <td className={styles.nowrap}>{formatDay(token.createdAt)}</td>
-                    <td>{describeExpiry(token, now)}</td>
-                    <td className={styles.nowrap}>{formatDay(token.lastUsedAt) ?? 'never'}</td>
-                    <td>{status}</td>
+                    <td data-label="Made" className={styles.nowrap}>
+                      {formatDay(token.createdAt)}
+                    </td>
+                    <td data-label="Ends">{describeExpiry(token, now)}</td>
+                    <td data-label="Last used" className={styles.nowrap}>
+                      {formatDay(token.lastUsedAt) ?? 'never'}
+                    </td>
+                    <td data-label="Status">{status}</td>
                     <td className={styles.actions}>
                       {status === 'active' && (
                         <button

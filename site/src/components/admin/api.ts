@@ -4,6 +4,7 @@
  */
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
 import type {
+  AccessOverview,
   AdminTokenList,
   AuditPage,
   InsightsAnswer,
@@ -15,6 +16,7 @@ import type {
 } from '@portal/contract';
 
 export type {
+  AccessOverview,
   AdminToken,
   AuditPage,
   AuditRow as AuditEvent,
@@ -79,4 +81,9 @@ export const adminApi = {
   tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),
   revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
   sources: () => request<SourcesOverview>('GET', '/sources'),
+  /** The organisations, licences and groups made here, with who is placed in each (licences.ts). */
+  access: () => request<AccessOverview>('GET', '/access'),
+  /** Places a reader in an organisation (null: by their e-mail's domain) and in groups made here; audited. */
+  setMembership: (email: string, organisation: string | null, groups: string[]) =>
+    request<undefined>('PUT', `/memberships/${encodeURIComponent(email)}`, { organisation, groups }),
 };

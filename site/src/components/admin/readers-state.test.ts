@@ -14,6 +14,12 @@ import {
   readerStatus,
   toggleGroup,
   turnPage,
+  guardOf,
+  withChanged,
+  withRemoved,
+  organisationOf,
+  accessGroupsOf,
+  membershipOf,
 } from './readers-state';
 
 const reader = (change: Partial<ReaderAccount> = {}): ReaderAccount => ({
@@ -115,5 +121,79 @@ describe('the confirmations', () => {
       done: 'ann@norigin.example was removed.',
     });
     expect(asked.body).toMatch(/cannot be undone/);
+  });
+});
+
+describe('the guards the page shows before anyone clicks', () => {
+  const admin = reader({ uid: 'a1', groups: ['admin'], claimedGroups: ['admin'] });
+  it("names one's own account, and the last administrator, and nobody else", () => {
+    expect(guardOf(admin, { self: 'a1', administrators: 3 })).toMatch(/^Your own account/);
+    expect(guardOf(admin, { self: 'other', administrators: 1 })).toMatch(/^The only administrator/);
+    expect(guardOf(admin, { self: 'other', administrators: 2 })).toBeNull();
+    expect(guardOf(reader(), { self: 'other', administrators: 1 })).toBeNull();
+    // A disabled administrator is no administrator who can sign in.
+    expect(guardOf({ ...admin, disabled: true }, { self: 'other', administrators: 1 })).toBeNull();
+  });
+
+  it("follow every change: the row's status at once, the count of administrators with it", () => {
+    const page = {
+      readers: [admin, reader({ uid: 'a2', groups: ['admin'] })] as ReaderAccount[],
+      total: 2,
+      page: 1,
+      pages: 1,
+      invitations: [],
+      groups: [],
+      self: 'a1',
+      administrators: 2,
+    };
+    const other = reader({ uid: 'a2', groups: ['admin'] });
+    const disabled = withChanged(page, { ...other, disabled: true });
+    expect(disabled.readers[1]?.disabled).toBe(true);
+    expect(disabled.administrators).toBe(1);
+    expect(guardOf(admin, { ...disabled, self: 'x' })).toMatch(/^The only administrator/);
+    expect(withChanged(disabled, other).administrators).toBe(2);
+    const removed = withRemoved(page, 'a2');
+    expect(removed).toMatchObject({ total: 1, administrators: 1 });
+    expect(removed.readers.map((r) => r.uid)).toEqual(['a1']);
+  });
+});
+
+describe("a reader's organisation and groups made here", () => {
+  const access = {
+    organisations: [
+      { id: 'northwind', name: 'Northwind', domains: ['northwind.example'], contact: null, licences: [], members: [] },
+      {
+        id: 'lumen',
+        name: 'Lumen Media',
+        domains: ['lumen.example'],
+        contact: null,
+        licences: [],
+        members: ['dev@northwind.example'],
+      },
+    ],
+    groups: [{ name: 'player-basic', label: 'Player', units: [], orphaned: [], members: ['dev@northwind.example'] }],
+  };
+  it('is the one an administrator placed them in, else their verified domain’s, else none', () => {
+    expect(organisationOf({ email: 'Dev@Northwind.example', emailVerified: true }, access)).toEqual({
+      id: 'lumen',
+      name: 'Lumen Media',
+      how: 'placed',
+    });
+    expect(organisationOf({ email: 'ops@northwind.example', emailVerified: true }, access)).toEqual({
+      id: 'northwind',
+      name: 'Northwind',
+      how: 'domain',
+    });
+    expect(organisationOf({ email: 'ops@northwind.example', emailVerified: false }, access)).toBeNull();
+    expect(organisationOf({ email: null, emailVerified: true }, access)).toBeNull();
+    expect(accessGroupsOf({ email: 'dev@northwind.example' }, access)).toEqual(['player-basic']);
+    expect(membershipOf({ email: 'dev@northwind.example', emailVerified: true }, access)).toEqual({
+      organisation: 'lumen',
+      groups: ['player-basic'],
+    });
+    expect(membershipOf({ email: 'ops@northwind.example', emailVerified: true }, access)).toEqual({
+      organisation: null,
+      groups: [],
+    });
   });
 });

@@ -2,7 +2,7 @@
  * The readers panel's rules, apart from React: its filters and pages, a reader's status
  * and groups, the words above the table and the confirmations asked before an action.
  */
-import type { ReaderAccount, ReaderPage } from './api';
+import type { AccessOverview, ReaderAccount, ReaderPage } from './api';
 
 export interface ReaderFilters {
   q: string;
@@ -92,4 +92,85 @@ export function confirmRemove(reader: ReaderAccount): Confirmation {
 /** Why an invitation cannot be sent as it is, or null when it can. */
 export function invitationProblem(groups: readonly string[]): string | null {
   return groups.length === 0 ? 'Choose at least one group.' : null;
+}
+
+/** The group that administers the portal. */
+export const ADMIN_GROUP = 'admin';
+
+/**
+ * Why the server would refuse to disable, remove or demote this reader, before anyone
+ * clicks (server/src/readers-service.ts says the same): one's own account, or the last
+ * administrator who can sign in. Null: nothing is refused.
+ */
+export function guardOf(
+  reader: Pick<ReaderAccount, 'uid' | 'disabled' | 'groups'>,
+  page: Pick<ReaderPage, 'self' | 'administrators'>,
+): string | null {
+  if (reader.uid === page.self) return 'Your own account: another administrator can disable, remove or demote it.';
+  if (!reader.disabled && reader.groups.includes(ADMIN_GROUP) && page.administrators <= 1)
+    return 'The only administrator: make another reader an administrator before disabling, removing or demoting this one.';
+  return null;
+}
+
+/** A reader's account after a change, in the page's list (the row's status follows at once). */
+export function withChanged(page: ReaderPage, after: ReaderAccount): ReaderPage {
+  const was = page.readers.find((reader) => reader.uid === after.uid);
+  const administers = (account: ReaderAccount | undefined): boolean =>
+    account !== undefined && !account.disabled && account.groups.includes(ADMIN_GROUP);
+  return {
+    ...page,
+    readers: page.readers.map((reader) => (reader.uid === after.uid ? after : reader)),
+    administrators: page.administrators + Number(administers(after)) - Number(administers(was)),
+  };
+}
+
+/** The page without a removed reader. */
+export function withRemoved(page: ReaderPage, uid: string): ReaderPage {
+  const was = page.readers.find((reader) => reader.uid === uid);
+  if (!was) return page;
+  return {
+    ...withChanged(page, { ...was, disabled: true }),
+    readers: page.readers.filter((reader) => reader.uid !== uid),
+    total: page.total - 1,
+  };
+}
+
+/** A reader's organisation: placed there by an administrator, or by their verified e-mail's domain. */
+export interface ReaderOrganisation {
+  id: string;
+  name: string;
+  how: 'placed' | 'domain';
+}
+
+export function organisationOf(
+  reader: Pick<ReaderAccount, 'email' | 'emailVerified'>,
+  access: Pick<AccessOverview, 'organisations'>,
+): ReaderOrganisation | null {
+  const email = reader.email?.toLowerCase();
+  if (!email) return null;
+  const placed = access.organisations.find((organisation) => organisation.members.includes(email));
+  if (placed) return { id: placed.id, name: placed.name, how: 'placed' };
+  if (!reader.emailVerified) return null;
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  const byDomain = access.organisations.find((organisation) => organisation.domains.includes(domain));
+  return byDomain ? { id: byDomain.id, name: byDomain.name, how: 'domain' } : null;
+}
+
+/** The groups administrators made that a reader is a member of. */
+export function accessGroupsOf(reader: Pick<ReaderAccount, 'email'>, access: Pick<AccessOverview, 'groups'>): string[] {
+  const email = reader.email?.toLowerCase();
+  if (!email) return [];
+  return access.groups.filter((group) => group.members.includes(email)).map((group) => group.name);
+}
+
+/** What the membership dialog starts with: the organisation an administrator placed the reader in, and their groups. */
+export function membershipOf(
+  reader: Pick<ReaderAccount, 'email' | 'emailVerified'>,
+  access: Pick<AccessOverview, 'organisations' | 'groups'>,
+): { organisation: string | null; groups: string[] } {
+  const organisation = organisationOf(reader, access);
+  return {
+    organisation: organisation?.how === 'placed' ? organisation.id : null,
+    groups: accessGroupsOf(reader, access),
+  };
 }

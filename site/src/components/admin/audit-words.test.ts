@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+
+import { describeEvent, KIND_LABELS } from './audit-words';
+
+const event = (kind: string, detail: Record<string, unknown>, subjectEmail: string | null = 'dev@partner.example') =>
+  describeEvent({ kind: kind as never, subjectEmail, subjectUid: 'u1', detail });
+
+const northwind = (licences: { id: string; units: string[]; endsAt: string | null }[], extra = {}) => ({
+  id: 'northwind',
+  name: 'Northwind',
+  domains: ['northwind.example'],
+  contact: null,
+  members: [],
+  licences: licences.map((licence) => ({ ...licence, orphaned: [], live: true, createdAt: '', createdBy: '' })),
+  ...extra,
+});
+
+describe('the audit trail in words', () => {
+  it('names every kind the gate records', () => {
+    // The kinds of server/src/db/audit.ts (AUDIT_KINDS), each with a label.
+    expect(Object.keys(KIND_LABELS)).toHaveLength(21);
+  });
+
+  it('says what an administrator did to a reader', () => {
+    expect(event('admin.disable', { before: { disabled: false }, after: { disabled: true } })).toBe(
+      'Disabled dev@partner.example',
+    );
+    expect(event('admin.enable', {})).toBe('Enabled dev@partner.example');
+    expect(event('admin.remove', { before: { groups: ['partner'] } })).toBe(
+      'Removed dev@partner.example (was in partner)',
+    );
+    expect(event('admin.groups', { before: { groups: ['partner'] }, after: { groups: ['staff'] } })).toBe(
+      'Groups of dev@partner.example: added staff; removed partner',
+    );
+    expect(event('admin.groups', { before: {}, after: { groups: [] } })).toBe(
+      'Groups of dev@partner.example: no change',
+    );
+    expect(event('admin.invite', { method: 'provider', after: { groups: ['partner'] } })).toBe(
+      'Invited dev@partner.example to sign in with GitHub into partner',
+    );
+    expect(event('admin.invite', { method: 'password', after: { groups: ['staff', 'admin'] } })).toBe(
+      'Invited dev@partner.example with a password link into staff, admin',
+    );
+    expect(event('admin.withdraw-invitation', {})).toBe('Withdrew the invitation of dev@partner.example');
+    // An event without a subject's e-mail names the uid.
+    expect(event('admin.disable', {}, null)).toBe('Disabled u1');
+  });
+
+  it('says what changed in a licence: units added and removed, the end date and what it was', () => {
+    const before = northwind([{ id: 'l1', units: ['player-core'], endsAt: null }]);
+    const granted = northwind([
+      { id: 'l1', units: ['player-core'], endsAt: null },
+      { id: 'l2', units: ['player-adapter-shaka'], endsAt: '2027-01-31T23:59:59.999Z' },
+    ]);
+    expect(
+      event('admin.licence', { organisation: 'northwind', licence: 'l2', action: 'granted', before, after: granted }),
+    ).toBe('Licence of Northwind: added player-adapter-shaka; ends 2027-01-31');
+    const changed = northwind([
+      { id: 'l1', units: ['player-core', 'player-manager'], endsAt: '2026-12-31T23:59:59.999Z' },
+    ]);
+    expect(
+      event('admin.licence', { organisation: 'northwind', licence: 'l1', action: 'changed', before, after: changed }),
+    ).toBe('Licence of Northwind: added player-manager; ends 2026-12-31 (was without an end)');
+    expect(
+      event('admin.licence', {
+        organisation: 'northwind',
+        licence: 'l1',
+        action: 'withdrawn',
+        before,
+        after: northwind([]),
+      }),
+    ).toBe('Licence of Northwind withdrawn: player-core');
+  });
+
+  it("says what changed in an organisation, an access group and a reader's membership", () => {
+    expect(
+      event('admin.organisation', { organisation: 'northwind', action: 'created', before: null, after: northwind([]) }),
+    ).toBe('Created the organisation Northwind (domains northwind.example)');
+    expect(
+      event('admin.organisation', {
+        organisation: 'northwind',
+        action: 'changed',
+        before: northwind([]),
+        after: northwind([], { name: 'Northwind Media', domains: ['northwind.example', 'nw.example'] }),
+      }),
+    ).toBe('Organisation Northwind Media: renamed from Northwind; domains added nw.example');
+    expect(event('admin.organisation', { organisation: 'northwind', before: northwind([]), after: null })).toBe(
+      'Removed the organisation Northwind',
+    );
+    const group = { name: 'player-basic', label: 'Player basics', units: ['player-core'], orphaned: [], members: [] };
+    expect(event('admin.access-group', { group: 'player-basic', before: null, after: group })).toBe(
+      'Created the group player-basic: player-core',
+    );
+    expect(
+      event('admin.access-group', {
+        group: 'player-basic',
+        before: group,
+        after: { ...group, units: ['player-manager'] },
+      }),
+    ).toBe('Group player-basic: added player-manager; removed player-core');
+    expect(event('admin.access-group', { group: 'player-basic', before: group, after: null })).toBe(
+      'Removed the group player-basic',
+    );
+    expect(
+      event('admin.membership', {
+        email: 'dev@partner.example',
+        before: { organisation: null, groups: [] },
+        after: { organisation: 'northwind', groups: ['player-basic'] },
+      }),
+    ).toBe('dev@partner.example: organisation northwind (was by e-mail domain); groups added player-basic');
+  });
+
+  it('says what a reader did: sign-ins, refusals, views, tokens and apps', () => {
+    expect(event('session.started', {})).toBe('');
+    expect(event('session.refused', { code: 'no-access' })).toBe('Sign-in refused: no access');
+    expect(event('session.ended', { code: 'disabled' })).toBe('Signed out by the portal: disabled');
+    expect(event('session.logout', {})).toBe('');
+    expect(event('page.view', { views: 1 })).toBe('1 view in the hour');
+    expect(event('page.view', { views: 240, via: 'mcp' })).toBe('240 views in the hour, by MCP');
+    expect(event('page.view', { views: 3, via: 'token' })).toBe('3 views in the hour, with a token');
+    expect(event('invitation.accepted', { groups: ['partner'] })).toBe('Took up an invitation into partner');
+    expect(event('token.created', { name: 'Cursor', expiresAt: '2027-01-01T10:00:00.000Z' })).toBe(
+      'Made the token “Cursor”, until 2027-01-01',
+    );
+    expect(event('token.revoked', { name: 'Cursor', byAdministrator: true })).toBe(
+      'Revoked the token “Cursor” of dev@partner.example',
+    );
+    expect(event('token.used', { name: 'Cursor' })).toBe('Used the token “Cursor” (first use today)');
+    expect(event('oauth.authorised', { name: 'Claude' })).toBe('Allowed the app “Claude” to read as them');
+    expect(event('oauth.revoked', { name: 'Claude', byAdministrator: true })).toBe(
+      'Revoked the app “Claude” (by an administrator)',
+    );
+  });
+});
