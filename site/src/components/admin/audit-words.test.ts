@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { AUDIT_KINDS } from '../../../../server/src/db/audit';
 import { describeEvent, KIND_LABELS } from './audit-words';
 
 const event = (kind: string, detail: Record<string, unknown>, subjectEmail: string | null = 'dev@partner.example') =>
@@ -17,8 +18,30 @@ const northwind = (licences: { id: string; units: string[]; endsAt: string | nul
 
 describe('the audit trail in words', () => {
   it('names every kind the gate records', () => {
-    // The kinds of server/src/db/audit.ts (AUDIT_KINDS), each with a label.
-    expect(Object.keys(KIND_LABELS)).toHaveLength(21);
+    // The kinds of server/src/db/audit.ts, each with a label.
+    expect(Object.keys(KIND_LABELS).sort()).toEqual([...AUDIT_KINDS].sort());
+  });
+
+  it('says what was asked for and how it was answered, and what an import changed', () => {
+    expect(event('access.requested', { unit: 'layout', reason: 'Our guide' })).toBe('Asked for layout: “Our guide”');
+    expect(
+      event('admin.access-request', {
+        action: 'approved',
+        unit: 'layout',
+        for: 'organisation',
+        organisation: 'northwind',
+        endsOn: '2027-01-31',
+      }),
+    ).toBe('Gave layout to the organisation northwind until 2027-01-31, as asked');
+    expect(event('admin.access-request', { action: 'approved', unit: 'layout', for: 'reader' })).toBe(
+      'Gave layout to dev@partner.example, as asked',
+    );
+    expect(event('admin.access-request', { action: 'declined', unit: 'layout', reason: 'Not in the contract' })).toBe(
+      "Declined dev@partner.example's request for layout: Not in the contract",
+    );
+    expect(event('admin.import', { rows: 3, counts: { new: 2, moved: 1, unchanged: 0 } })).toBe(
+      'Imported 3 rows of readers: 2 new, 1 moved',
+    );
   });
 
   it('says what an administrator did to a reader', () => {

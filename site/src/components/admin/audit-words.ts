@@ -23,6 +23,9 @@ export const KIND_LABELS: Record<string, string> = {
   'admin.licence': 'Licence changed',
   'admin.access-group': 'Access group changed',
   'admin.membership': 'Organisation or groups of a reader',
+  'admin.import': 'Readers imported',
+  'access.requested': 'Access asked for',
+  'admin.access-request': 'Access request answered',
   'invitation.accepted': 'Invitation taken up',
   'token.created': 'Token created',
   'token.revoked': 'Token revoked',
@@ -167,6 +170,25 @@ export function describeEvent(event: Event): string {
       return accessGroupWords(detail);
     case 'admin.membership':
       return membershipWords(detail, who);
+    case 'admin.import': {
+      const counts = isObject(detail.counts) ? detail.counts : {};
+      const changed = Object.entries(counts)
+        .filter(([name, count]) => name !== 'unchanged' && typeof count === 'number' && count > 0)
+        .map(([name, count]) => `${String(count)} ${name}`);
+      const rows = typeof detail.rows === 'number' ? `${detail.rows} rows` : 'a file';
+      return `Imported ${rows} of readers${changed.length > 0 ? `: ${list(changed)}` : ', nothing changed'}`;
+    }
+    case 'access.requested': {
+      const reason = text(detail.reason);
+      return `Asked for ${text(detail.unit) ?? 'a unit'}${reason ? `: “${reason}”` : ''}`;
+    }
+    case 'admin.access-request': {
+      const unit = text(detail.unit) ?? 'a unit';
+      if (detail.action === 'declined') return `Declined ${who}'s request for ${unit}: ${text(detail.reason) ?? ''}`;
+      const whom = detail.for === 'organisation' ? `the organisation ${text(detail.organisation) ?? ''}` : who;
+      const ends = text(detail.endsOn);
+      return `Gave ${unit} to ${whom}${ends ? ` until ${ends}` : ''}, as asked`;
+    }
     case 'invitation.accepted': {
       const groups = strings(detail.groups);
       return `Took up an invitation${groups.length > 0 ? ` into ${list(groups)}` : ''}`;
