@@ -105,7 +105,8 @@ try {
 const DEMO_NOTES = {
   staff: 'reads everything, internal guidelines included',
   partner: 'reads the player, UI, navigation, layout and app docs and the blog; not the internal ones',
-  admin: 'reads everything and runs the portal at /admin (readers, audit trail, insights)',
+  admin:
+    'reads everything and runs the portal at /admin (readers, organisations and licences, access requests, audit trail, insights)',
   'licensed partner (Northwind)':
     "reads the player core, manager, Shaka and Tizen adapters and Conviva tracking: its organisation's licence",
   'licensed partner (Lumen Media)':

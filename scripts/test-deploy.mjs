@@ -384,7 +384,11 @@ async function clusterCheck(emulator) {
     const post = (path, body, method = 'POST') =>
       fetch(`${direct(0)}${path}`, {
         method,
-        headers: { cookie: adminCookie, origin: direct(0), 'content-type': 'application/json' },
+        headers: {
+          cookie: adminCookie,
+          origin: direct(0),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     assert.equal(

@@ -67,28 +67,35 @@ type Query = Pick<Database, 'query'>;
 
 /** Reads all of it at once: a few thousand rows at a company's scale, held in memory by the gate. */
 export async function loadAccessData(db: Query): Promise<AccessData> {
-  const [organisations, licences, groups, memberships, grants] = await Promise.all([
-    db.query<{ id: string; name: string; domains: string[]; contact: string | null; created_at: Date }>(
-      'select id, name, domains, contact, created_at from organisations order by name, id',
-    ),
-    db.query<{
-      id: string;
-      organisation_id: string;
-      units: string[];
-      ends_at: Date | null;
-      created_at: Date;
-      created_by: string;
-    }>('select id, organisation_id, units, ends_at, created_at, created_by from licences order by created_at, id'),
-    db.query<{ name: string; label: string; units: string[] }>(
-      'select name, label, units from access_groups order by name',
-    ),
-    db.query<{ email: string; organisation_id: string | null; groups: string[] }>(
-      'select email, organisation_id, groups from reader_memberships order by email',
-    ),
-    db.query<{ id: string; email: string; units: string[]; ends_at: Date | null; request_id: string | null }>(
-      'select id, email, units, ends_at, request_id from reader_grants order by created_at, id',
-    ),
-  ]);
+  // One after another: inside a transaction they share one connection, which takes one query at a time.
+  const organisations = await db.query<{
+    id: string;
+    name: string;
+    domains: string[];
+    contact: string | null;
+    created_at: Date;
+  }>('select id, name, domains, contact, created_at from organisations order by name, id');
+  const licences = await db.query<{
+    id: string;
+    organisation_id: string;
+    units: string[];
+    ends_at: Date | null;
+    created_at: Date;
+    created_by: string;
+  }>('select id, organisation_id, units, ends_at, created_at, created_by from licences order by created_at, id');
+  const groups = await db.query<{ name: string; label: string; units: string[] }>(
+    'select name, label, units from access_groups order by name',
+  );
+  const memberships = await db.query<{ email: string; organisation_id: string | null; groups: string[] }>(
+    'select email, organisation_id, groups from reader_memberships order by email',
+  );
+  const grants = await db.query<{
+    id: string;
+    email: string;
+    units: string[];
+    ends_at: Date | null;
+    request_id: string | null;
+  }>('select id, email, units, ends_at, request_id from reader_grants order by created_at, id');
   return {
     organisations: organisations.map((row) => ({
       id: row.id,
