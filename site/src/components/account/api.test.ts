@@ -13,9 +13,12 @@ describe('the account page’s token calls', () => {
     const calls = tokenRoutes(200, { tokens: [], maxDays: 90 });
     await expect(tokenApi.list()).resolves.toEqual({ tokens: [], maxDays: 90 });
     await tokenApi.create('CI runner', 7);
+    await tokenApi.create('Nightly import', 30, 'admin');
     expect(calls).toEqual([
       { method: 'GET', url: '/api/tokens', body: undefined },
-      { method: 'POST', url: '/api/tokens', body: { name: 'CI runner', days: 7 } },
+      // A token reads the docs unless an administrator makes it for the administration API.
+      { method: 'POST', url: '/api/tokens', body: { name: 'CI runner', days: 7, scope: 'read' } },
+      { method: 'POST', url: '/api/tokens', body: { name: 'Nightly import', days: 30, scope: 'admin' } },
     ]);
   });
 
