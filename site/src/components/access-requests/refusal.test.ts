@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { askedPath, REFUSAL_HEAD_SCRIPT, REFUSAL_PATH } from './refusal';
+import { askedPath, REFUSAL_SCRIPT, REFUSAL_PATH } from './refusal';
 
 describe('the refusal page', () => {
-  it('takes the asked address from the head script first, then from ?from=', () => {
+  it('takes the asked address from the page script first, then from ?from=', () => {
     expect(askedPath('', '/docs/layout-engine/?tab=web#events')).toBe('/docs/layout-engine/?tab=web#events');
     expect(askedPath('?from=%2Fdocs%2Flayout-engine%2F', undefined)).toBe('/docs/layout-engine/');
     expect(askedPath('', undefined)).toBeNull();
@@ -21,7 +21,7 @@ describe('the refusal page', () => {
       const window: { __portalRefused?: string } = kept === undefined ? {} : { __portalRefused: kept };
       const history = { state: null, replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) };
       const location = { pathname, search: '?a=1', hash: '#h' };
-      new Function('window', 'history', 'location', REFUSAL_HEAD_SCRIPT)(window, history, location);
+      new Function('window', 'history', 'location', REFUSAL_SCRIPT)(window, history, location);
       return { replaced, kept: window.__portalRefused };
     };
     expect(run('/docs/layout-engine/')).toEqual({

@@ -11,7 +11,7 @@ import { loginUrlFor, REQUEST_ACCESS } from '@portal/access';
 import { useAuth } from '@site/src/auth/AuthProvider';
 import { messageOf } from '@site/src/api/json-api';
 import { accessRequestApi, dayOf, requestState, type RefusalAnswer } from '@site/src/components/access-requests/api';
-import { askedPath, REFUSAL_HEAD_SCRIPT } from '@site/src/components/access-requests/refusal';
+import { askedPath, REFUSAL_SCRIPT } from '@site/src/components/access-requests/refusal';
 import styles from '@site/src/components/access-requests/access-requests.module.css';
 
 declare global {
@@ -122,9 +122,10 @@ export default function RefusedPage(): React.JSX.Element {
     <Layout title="No access to this page" description="A page of the portal that this account cannot read.">
       <Head>
         <meta name="robots" content="noindex" />
-        <script>{REFUSAL_HEAD_SCRIPT}</script>
       </Head>
       <main className={clsx('container', styles.page)}>
+        {/* Before the app starts: see refusal.ts. */}
+        <script dangerouslySetInnerHTML={{ __html: REFUSAL_SCRIPT }} />
         <Heading as="h1">You do not have access to this page</Heading>
         <p className={styles.who}>
           {email ? (
