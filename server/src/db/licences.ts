@@ -36,6 +36,12 @@ export interface Membership {
   groups: string[];
 }
 
+/** The last moment of a day (`2027-06-30`), UTC, when a licence or a grant ending that day stops; null for no such day. */
+export function endOfDay(day: string): Date | null {
+  const end = new Date(`${day}T23:59:59.999Z`);
+  return Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== day ? null : end;
+}
+
 /** Units given to one reader (an approved access request), until `endsAt` (never ends when null). */
 export interface ReaderGrant {
   id: string;

@@ -27,7 +27,7 @@ import {
   insertAccessRequest,
   type AccessRequest,
 } from '../db/access-requests.js';
-import { insertLicence, insertReaderGrant } from '../db/licences.js';
+import { endOfDay, insertLicence, insertReaderGrant } from '../db/licences.js';
 import { adminRateLimit } from './admin.js';
 import type { GateContext } from './context.js';
 
@@ -55,13 +55,6 @@ function info(request: AccessRequest): AccessRequestInfo {
 function unitOfPage(path: string): string | null {
   const unit = sectionOf(path);
   return unit === null || unit === PUBLIC ? null : unit;
-}
-
-/** The end of the last day a grant reads, UTC; null for none; undefined for a day that does not exist. */
-function endOfDay(day: string | null | undefined): Date | null | undefined {
-  if (day === undefined || day === null) return null;
-  const end = new Date(`${day}T23:59:59.999Z`);
-  return Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== day ? undefined : end;
 }
 
 const refuse = (reply: FastifyReply, status: 400 | 404 | 409 | 503, error: string) =>
@@ -274,8 +267,8 @@ export async function accessRequestAdminRoutes(
       if (!store.readyNow) return refuse(reply, 503, unavailable);
       const admin = request.signedIn as Reader;
       const body = request.body as AccessRequestApproval;
-      const endsAt = endOfDay(body.endsOn);
-      if (endsAt === undefined) return refuse(reply, 400, `${body.endsOn} is not a day (YYYY-MM-DD)`);
+      const endsAt = body.endsOn ? endOfDay(body.endsOn) : null;
+      if (body.endsOn && endsAt === null) return refuse(reply, 400, `${body.endsOn} is not a day (YYYY-MM-DD)`);
       if (endsAt !== null && endsAt.getTime() <= Date.now()) return refuse(reply, 400, 'The last day is already past');
       const until = endsAt ? ` until ${endsAt.toISOString().slice(0, 10)}` : '';
       return answerRequest(

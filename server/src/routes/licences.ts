@@ -29,6 +29,7 @@ import {
   deleteAccessGroup,
   deleteLicence,
   deleteOrganisation,
+  endOfDay,
   insertLicence,
   insertOrganisation,
   loadAccessData,
@@ -55,9 +56,8 @@ class Refused extends Error {
 /** The end of a licence's last day, UTC, or null for one that does not end. */
 const endOf = (day: string | null | undefined): Date | null | undefined => {
   if (day === undefined || day === null) return day;
-  const end = new Date(`${day}T23:59:59.999Z`);
-  if (Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== day)
-    throw new Refused(400, `${day} is not a day (YYYY-MM-DD)`);
+  const end = endOfDay(day);
+  if (end === null) throw new Refused(400, `${day} is not a day (YYYY-MM-DD)`);
   return end;
 };
 
