@@ -60,6 +60,13 @@ describe('the insights', () => {
     expect(pages.find((page) => page.path === '/docs/frontend-guidelines/GitFlow/')).toMatchObject({
       unit: 'internal',
     });
+    // Assistants' reads of the llms files are counted too: named, never by their path.
+    expect(pages).toContainEqual({
+      path: '/llms-full.txt',
+      title: 'llms-full.txt: every page as text',
+      unit: null,
+      unitLabel: 'For coding assistants',
+    });
   });
 
   it('show an MCP search made with a personal token as an assistant’s, with the token’s name', async () => {

@@ -43,15 +43,29 @@ export function describePage(file: Pick<SiteFile, 'url' | 'bodies'>): PageDescri
   };
 }
 
+/** The files for assistants that reads are counted on besides pages (agents.ts), named as readers would say. */
+const AGENT_FILES: readonly PageDescription[] = [
+  { path: '/llms.txt', title: 'llms.txt: the list of pages', unit: null, unitLabel: 'For coding assistants' },
+  {
+    path: '/llms-full.txt',
+    title: 'llms-full.txt: every page as text',
+    unit: null,
+    unitLabel: 'For coding assistants',
+  },
+];
+
 /** Every page of a build described once: the build is replaced whole, so its id keys the answer. */
 const described = new WeakMap<object, { id: string; pages: PageDescription[] }>();
 function describeSite(site: Site): PageDescription[] {
   const known = described.get(site);
   if (known?.id === site.id) return known.pages;
-  const pages = site.pages.flatMap((page) => {
-    const file = site.lookup(page.url);
-    return file ? [describePage(file)] : [];
-  });
+  const pages = [
+    ...site.pages.flatMap((page) => {
+      const file = site.lookup(page.url);
+      return file ? [describePage(file)] : [];
+    }),
+    ...AGENT_FILES,
+  ];
   described.set(site, { id: site.id, pages });
   return pages;
 }
