@@ -4,10 +4,8 @@
  */
 import Type, { type Static } from 'typebox';
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const isoTime = Type.String({ format: 'date-time' });
-/** A day (`2027-06-30`): a grant reads until the end of that day, UTC. */
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+import { Day, isoTime, nullable } from './shared.js';
+
 /** What a reader or an administrator writes: a sentence or two. */
 export const MAX_REQUEST_REASON = 500;
 

@@ -13,9 +13,8 @@ import {
   MAX_UNITS,
   TOKEN_CURSOR_PATTERN,
 } from './names.js';
+import { Day, isoTime, nullable } from './shared.js';
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const isoTime = Type.String({ format: 'date-time' });
 /** A whole number in a query string: query strings are text, and bodies are taken as sent. */
 const count = (max: number) => Type.String({ pattern: `^[1-9][0-9]{0,${String(max).length - 1}}$` });
 
@@ -512,8 +511,6 @@ const Domain = Type.String({
 });
 /** An organisation's or a group's id: lower-case letters, digits and dashes. */
 const Slug = Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' });
-/** A day (`2027-06-30`): a licence reads until the end of that day, UTC. */
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
 
 /** A unit of the policy, with its label: what a licence or a group can give. */
 export const UnitInfo = Type.Object({ name: Type.String(), label: Type.String() });
