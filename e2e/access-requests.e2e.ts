@@ -76,4 +76,64 @@ test.describe('asking for access', () => {
 
     for (const { context } of [admin, one, two]) await context.close();
   });
+
+  test('the sidebar lists a package the licence lacks with a lock and its name only, hides the internal pages, and its link asks for it', async ({
+    browser,
+    baseURL,
+  }) => {
+    const origin = String(baseURL);
+    const suffix = randomUUID().slice(0, 8);
+    const organisation = `locks-${suffix}`;
+    const domain = `locks-${suffix}.example`;
+    const admin = await signedInContext(browser, origin, adminReader);
+    const api = (url: string, data: unknown) =>
+      admin.page.request.post(`${origin}${url}`, { data, headers: { origin } });
+    expect(
+      (
+        await api('/api/admin/organisations', { id: organisation, name: `Locks ${suffix}`, domains: [domain] })
+      ).status(),
+    ).toBe(201);
+    expect(
+      (
+        await api(`/api/admin/organisations/${organisation}/licences`, {
+          units: ['player', 'player-core', 'player-adapter-shaka'],
+        })
+      ).status(),
+    ).toBe(201);
+    await admin.context.close();
+    const reader = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
+    const { page, context } = await signedInContext(browser, origin, reader);
+
+    await page.goto('/docs/player-manager-mono/packages/player-core/');
+    await hydrated(page);
+    const sidebar = page.getByRole('navigation', { name: 'Docs sidebar' });
+    await sidebar.getByRole('button', { name: /Player adapters/ }).click();
+    const lockOf = (link: ReturnType<typeof sidebar.getByRole>) =>
+      link.evaluate((element) => getComputedStyle(element, '::after').getPropertyValue('mask-image'));
+    // The licensed adapter opens as always; the others are listed by name, locked, with nothing below them.
+    const shaka = sidebar.getByRole('link', { name: 'Shaka adapter', exact: true });
+    await expect(shaka).toBeVisible();
+    expect(await lockOf(shaka)).toBe('none');
+    // The lock's alternative text names it for a screen reader too.
+    const dash = sidebar.getByRole('link', { name: 'DASH adapter (locked)', exact: true });
+    await expect(dash).toBeVisible();
+    expect(await lockOf(dash)).toContain('data:image/svg+xml');
+    await expect(sidebar.getByRole('button', { name: "Expand sidebar category 'Shaka adapter'" })).toBeVisible();
+    await expect(sidebar.getByRole('button', { name: "Expand sidebar category 'DASH adapter'" })).toBeHidden();
+    // A family the licence has nothing of is listed, locked, and still opens to show its packages.
+    const ui = sidebar.getByRole('link', { name: 'UI Toolkit (locked)', exact: true });
+    await expect(ui).toBeVisible();
+    expect(await lockOf(ui)).toContain('data:image/svg+xml');
+    // The company's own pages are not listed at all.
+    await expect(sidebar.getByRole('link', { name: 'Custom test build' })).toBeHidden();
+    await expect(sidebar.getByText('Support Documentation')).toBeHidden();
+
+    // The locked entry leads to the refusal page, which names the package and offers to ask for it.
+    await dash.click();
+    await expect(page).toHaveURL(/\/docs\/player-manager-mono\/packages\/player-adapter-dash\.js\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await expect(page.getByText('This page is part of DASH adapter.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Ask for access' })).toBeVisible();
+    await context.close();
+  });
 });

@@ -3,8 +3,20 @@ export interface PolicyFile {
   /** `reads`: `'all'` or the names of the units the group reads. */
   groups: Record<string, { label: string; reads: 'all' | readonly string[] }>;
   public: { routes: readonly string[]; sections: readonly string[] };
-  /** Access units. `groups`: read by exactly these groups (`'all'`: every group), whatever their `reads` say. */
-  units: Record<string, { label?: string; paths: readonly string[]; groups?: 'all' | readonly string[] }>;
+  /**
+   * Access units. `groups`: read by exactly these groups (`'all'`: every group), whatever their
+   * `reads` say. `whenLocked`: whether a signed-in reader who does not hold the unit sees it
+   * listed, locked, in the sidebar (default: `'listed'` for a licensable unit, else `'hidden'`).
+   */
+  units: Record<
+    string,
+    {
+      label?: string;
+      paths: readonly string[];
+      groups?: 'all' | readonly string[];
+      whenLocked?: 'listed' | 'hidden';
+    }
+  >;
   accounts: { claim: string; emailDomains: readonly { domain: string; groups: readonly string[] }[] };
   requestAccess: { email: string; label?: string };
 }
@@ -38,6 +50,8 @@ export interface CompiledPolicy {
     readonly label: string;
     readonly groups: readonly string[];
     readonly licensable: boolean;
+    /** Shown, locked, in the sidebar of a signed-in reader who does not hold it. */
+    readonly listed: boolean;
   }[];
   readonly unitNames: readonly string[];
   readonly domainRules: readonly { readonly domain: string; readonly groups: readonly string[] }[];
@@ -99,9 +113,11 @@ export declare const SEARCH_ROOT: '/search/';
 /** The search bundles a reader holding these units (null: signed out) searches: public first, then one per unit. */
 export declare function searchBundlesFor(units: readonly string[] | null, compiled?: CompiledPolicy): string[];
 /** The CSS classes that mark a link to something these readers may open. */
-export declare function readersClass(readers: Readers | null): string;
+export declare function readersClass(readers: Readers | null, compiled?: CompiledPolicy): string;
 /** The stylesheet that hides marked items from signed-in readers outside their groups. */
 export declare function accessStyles(compiled?: CompiledPolicy): string;
+/** The selector of a sidebar item a signed-in reader sees listed but locked. */
+export declare function lockedItemSelector(compiled?: CompiledPolicy): string;
 /** `next` when it is a path on this site, else `/`. */
 export declare function safeNextPath(next: unknown): string;
 /** The login URL that returns the reader to `path` after signing in. */

@@ -137,6 +137,8 @@ export function compilePolicy(file) {
       .slice()
       .sort();
     if (names.length === 0) problems.push(`unit "${name}" is read by no group`);
+    if (section.whenLocked !== undefined && section.whenLocked !== 'listed' && section.whenLocked !== 'hidden')
+      problems.push(`unit "${name}": whenLocked must be "listed" or "hidden"`);
     readers.set(name, Object.freeze(names));
   }
 
@@ -199,18 +201,22 @@ export function compilePolicy(file) {
     publicSections: Object.freeze(publicSections),
     sectionPaths: Object.freeze(sectionPaths),
     units: Object.freeze(
-      sectionEntries.map(([name, section]) =>
-        Object.freeze({
+      sectionEntries.map(([name, section]) => {
+        // A product a partner may hold: a group that does not read everything reads it,
+        // and no fixed groups keep it (the company's own pages and the portal's pages).
+        const licensable =
+          section.groups === undefined &&
+          groups.some(([, group]) => Array.isArray(group.reads) && group.reads.includes(name));
+        return Object.freeze({
           name,
           label: section.label ?? name,
           groups: readers.get(name),
-          // A product a partner may hold: a group that does not read everything reads it,
-          // and no fixed groups keep it (the company's own pages and the portal's pages).
-          licensable:
-            section.groups === undefined &&
-            groups.some(([, group]) => Array.isArray(group.reads) && group.reads.includes(name)),
-        }),
-      ),
+          licensable,
+          // Shown, locked, to a signed-in reader who does not hold it: a product they could
+          // ask for. The company's own pages and the portal's are hidden unless said otherwise.
+          listed: (section.whenLocked ?? (licensable ? 'listed' : 'hidden')) === 'listed',
+        });
+      }),
     ),
     unitNames: Object.freeze(sectionEntries.map(([name]) => name)),
     domainRules: Object.freeze(domainRules),
@@ -451,17 +457,40 @@ export function searchBundlesFor(units, compiled = policy) {
  * The CSS classes that mark a link, card or sidebar item with who may open its target, so
  * the site can show each reader only what they may open (see `accessStyles`): `portal-r`
  * and one `portal-r-<unit>` per unit that opens it (a category: each unit below it), or
- * `portal-r-public`, or `portal-r-none` for a target nobody may open.
+ * `portal-r-public`, or `portal-r-none` for a target nobody may open. `portal-one-unit`
+ * marks an item of one unit, `portal-listed` one with a unit a reader without it still
+ * sees listed, locked.
  *
  * @param {'public' | readonly string[] | null} readers
+ * @param {import('./index.js').CompiledPolicy} [compiled]
  * @returns {string}
  */
-export function readersClass(readers) {
+export function readersClass(readers, compiled = policy) {
   if (readers === PUBLIC) return 'portal-r-public';
   if (readers === null || readers.length === 0) return 'portal-r-none';
   let classes = 'portal-r';
   for (const unit of readers) classes += ` portal-r-${unit}`;
+  if (readers.length === 1) classes += ' portal-one-unit';
+  if (readers.some((unit) => compiled.units.find((entry) => entry.name === unit)?.listed)) classes += ' portal-listed';
   return classes;
+}
+
+/**
+ * The selector of a sidebar item that a signed-in reader sees locked: they hold none of its
+ * units, and one of them is listed (`whenLocked` in the policy). Such an item shows its
+ * name with a lock; an item of one unit (a package's own entry) shows nothing below it.
+ *
+ * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @returns {string}
+ */
+export function lockedItemSelector(compiled = policy) {
+  return `html.portal-signed-in li.portal-listed${outsideSelector(compiled)}`;
+}
+
+/** An item marked with units the reader (the root's `portal-u-*` classes) holds none of. */
+function outsideSelector(compiled) {
+  const held = [...compiled.unitNames, ALL_UNITS].map((unit) => `.portal-u-${unit} .portal-r-${unit}`).join(',');
+  return `.portal-r:not(:is(${held}))`;
 }
 
 /**
@@ -477,11 +506,15 @@ export function readersClass(readers) {
  * @returns {string}
  */
 export function accessStyles(compiled = policy) {
-  const held = [...compiled.unitNames, ALL_UNITS].map((unit) => `.portal-u-${unit} .portal-r-${unit}`).join(',');
-  const outside = `.portal-r:not(:is(${held}))`;
+  const outside = outsideSelector(compiled);
+  const locked = lockedItemSelector(compiled);
   const rules = [
-    `html.portal-signed-in ${outside}`,
+    // A listed unit's sidebar item stays, locked (below); everything else outside goes.
+    `html.portal-signed-in ${outside}:not(li.portal-listed)`,
     `html.portal-signed-in .portal-r-none`,
+    // A locked package's entry shows its name only: no pages below it, no caret to open them.
+    `${locked}.portal-one-unit > .menu__list`,
+    `${locked}.portal-one-unit > .menu__list-item-collapsible > .menu__caret`,
     // A card in a list sits in a column of its own (`article.col`): hide the column with it.
     `html.portal-signed-in article.col:has(> ${outside})`,
     `html.portal-signed-in article.col:has(> .portal-r-none)`,

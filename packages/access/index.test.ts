@@ -21,6 +21,7 @@ import {
   withShelves,
   searchBundles,
   mayRead,
+  lockedItemSelector,
   ALL_UNITS,
   type PolicyFile,
 } from './index.js';
@@ -373,9 +374,40 @@ describe('checking a policy', () => {
 describe('marking links for each reader', () => {
   it('marks an item with each unit that opens it', () => {
     expect(readersClass('public')).toBe('portal-r-public');
-    expect(readersClass(['player-core'])).toBe('portal-r portal-r-player-core');
-    expect(readersClass(['player-core', 'blog'])).toBe('portal-r portal-r-player-core portal-r-blog');
+    expect(readersClass(['player-core'])).toBe('portal-r portal-r-player-core portal-one-unit portal-listed');
+    expect(readersClass(['player-core', 'blog'])).toBe('portal-r portal-r-player-core portal-r-blog portal-listed');
+    // The company's own pages are not listed for a reader without them; the policy says so.
+    expect(readersClass(['internal'])).toBe('portal-r portal-r-internal portal-one-unit');
+    expect(readersClass(['internal', 'player-core'])).toBe(
+      'portal-r portal-r-internal portal-r-player-core portal-listed',
+    );
     expect(readersClass(null)).toBe('portal-r-none');
+  });
+
+  it('lists a licensable unit locked by default, hides the others, and takes the policy’s word over both', () => {
+    const listed = (compiled: ReturnType<typeof compilePolicy>) =>
+      compiled.units.filter((unit) => unit.listed).map((unit) => unit.name);
+    expect(listed(policy)).toContain('player-adapter-shaka');
+    expect(listed(policy)).toContain('blog');
+    expect(listed(policy)).not.toContain('internal');
+    expect(listed(policy)).not.toContain('administration');
+    expect(listed(policy)).not.toContain('account');
+    const file: PolicyFile = {
+      ...policyFile,
+      units: {
+        ...policyFile.units,
+        blog: { ...policyFile.units.blog, whenLocked: 'hidden' },
+        internal: { ...policyFile.units.internal, whenLocked: 'listed' },
+      },
+    };
+    expect(listed(compilePolicy(file))).toContain('internal');
+    expect(listed(compilePolicy(file))).not.toContain('blog');
+    expect(() =>
+      compilePolicy({
+        ...policyFile,
+        units: { ...policyFile.units, blog: { ...policyFile.units.blog, whenLocked: 'shown' as 'listed' } },
+      }),
+    ).toThrow('unit "blog": whenLocked must be "listed" or "hidden"');
   });
 
   it('hides an item from a signed-in reader holding none of its units, and its card column with it', () => {
@@ -384,7 +416,10 @@ describe('marking links for each reader', () => {
     expect(css).toContain('html.portal-signed-in .portal-r:not(:is(');
     expect(css).toContain('html.portal-signed-in article.col:has(> .portal-r:not(:is(');
     // One selector per unit, not per combination of units.
-    expect(css.match(/\.portal-u-/g)).toHaveLength(2 * (policy.unitNames.length + 1));
+    expect(css.match(/\.portal-u-/g)).toHaveLength(4 * (policy.unitNames.length + 1));
+    // A listed unit's sidebar item is not hidden but locked, with nothing below a package's own entry.
+    expect(css).toContain(':not(li.portal-listed)');
+    expect(css).toContain(`${lockedItemSelector()}.portal-one-unit > .menu__list`);
   });
 });
 

@@ -102,7 +102,10 @@ export default {
   /**
    * Every other page belongs to exactly one unit; each group reads the units it lists
    * (`'all'`: every unit). A unit with `groups` is read by exactly those groups (`'all'`:
-   * every group), whatever their `reads` say.
+   * every group), whatever their `reads` say. `whenLocked` says what a signed-in reader who
+   * does not hold the unit sees of it in the sidebar: `'listed'`, its name with a lock (and
+   * the way to ask for it), or `'hidden'`, nothing. A unit a partner may be licensed is
+   * listed unless it says otherwise; the others are hidden.
    */
   units: {
     administration: {
@@ -142,6 +145,8 @@ export default {
     conventions: { label: 'Portal conventions', paths: ['/markdown-page'] },
     internal: {
       label: 'Internal: guidelines, training and client work',
+      // Not a product: a partner's sidebar does not list it at all.
+      whenLocked: 'hidden',
       paths: [
         // How the front-end team works: branching, CI, release steps, on-call tools.
         '/docs/frontend-guidelines',

@@ -1,9 +1,15 @@
 import { runInNewContext } from 'node:vm';
 
 import { describe, expect, it } from 'vitest';
-import { accessStyles } from '@portal/access';
+import { accessStyles, lockedItemSelector } from '@portal/access';
 
-import accessMarks, { applyGroupsHint, groupsHintScript, lockMarkStyles, type HintDocument } from './access-marks';
+import accessMarks, {
+  applyGroupsHint,
+  groupsHintScript,
+  lockedItemStyles,
+  lockMarkStyles,
+  type HintDocument,
+} from './access-marks';
 
 /** A document with a cookie string and a root element whose classes the test reads back. */
 function fakeDocument(cookie: string): HintDocument & { classes: string[] } {
@@ -63,7 +69,7 @@ describe('the access-marks plugin', () => {
     const tags = accessMarks().injectHtmlTags?.({ content: undefined });
     expect(tags).toEqual({
       headTags: [
-        { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles },
+        { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles + lockedItemStyles },
         { tagName: 'script', innerHTML: groupsHintScript() },
       ],
     });
@@ -76,5 +82,16 @@ describe('the access-marks plugin', () => {
     for (const selector of selectors.split(','))
       expect(selector.trim()).toMatch(/^html\.portal-signed-out .*:not\(\.portal-r-public\)/);
     expect(declarations).toContain(`content: '' / '(sign in to read)';`);
+  });
+
+  it('locks a listed item a signed-in reader does not hold, with its own alternative text', () => {
+    const [lock, ...others] = lockedItemStyles.split('}').filter((rule) => rule.includes('content:'));
+    expect(others).toEqual([]);
+    const [selectors = '', declarations = ''] = (lock ?? '').split('{');
+    // Three selectors (a link, a category with a page, a category without), each of a locked item.
+    const locked = lockedItemSelector();
+    expect(selectors.trim().startsWith(locked)).toBe(true);
+    expect(selectors.split(locked)).toHaveLength(4);
+    expect(declarations).toContain(`content: '' / '(locked)';`);
   });
 });

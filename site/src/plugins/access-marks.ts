@@ -1,5 +1,5 @@
 import type { Plugin } from '@docusaurus/types';
-import { accessStyles } from '@portal/access';
+import { accessStyles, lockedItemSelector } from '@portal/access';
 
 export { GROUPS_HINT_COOKIE } from '../auth/session-store';
 
@@ -47,6 +47,20 @@ const PRIVATE = `[class*='portal-r-']:not(.portal-r-public)`;
 /** A padlock, drawn in the text colour through a mask (no emoji font needed, dark mode follows). */
 const LOCK_ICON = `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath d='M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z'/%3E%3C/svg%3E")`;
 
+/** A lock drawn as generated content, read by a screen reader as `words`. */
+const lockDeclarations = (words: string): string => `  content: '';
+  content: '' / '${words}';
+  display: inline-block;
+  flex: none;
+  width: 0.75em;
+  height: 0.75em;
+  margin-left: 0.35em;
+  /* Infima turns a collapsed category link's ::after (its caret elsewhere) by 90 degrees. */
+  transform: none;
+  background-color: currentColor;
+  -webkit-mask: ${LOCK_ICON} center / contain no-repeat;
+  mask: ${LOCK_ICON} center / contain no-repeat;`;
+
 /**
  * The lock on private items for a signed-out visitor. They see the private items rather
  * than nothing: most are readers who have not signed in yet, and the sidebar tells them
@@ -62,18 +76,7 @@ html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link--
 html.portal-signed-out a${PRIVATE}:not(.card)::after,
 html.portal-signed-out ${PRIVATE} h2::after,
 html.portal-signed-out ${PRIVATE} .pagination-nav__sublabel::after {
-  content: '';
-  content: '' / '(sign in to read)';
-  display: inline-block;
-  flex: none;
-  width: 0.75em;
-  height: 0.75em;
-  margin-left: 0.35em;
-  /* Infima turns a collapsed category link's ::after (its caret elsewhere) by 90 degrees. */
-  transform: none;
-  background-color: currentColor;
-  -webkit-mask: ${LOCK_ICON} center / contain no-repeat;
-  mask: ${LOCK_ICON} center / contain no-repeat;
+${lockDeclarations('(sign in to read)')}
 }
 /* The portal's own components (home page, not-found page) say where a lock goes: AccessLock. */
 .portal-lock {
@@ -99,10 +102,41 @@ html.portal-signed-out ${PRIVATE} > .menu__list-item-collapsible > .menu__link--
 }
 `;
 
+/** A listed unit a signed-in reader does not hold, in the sidebar (packages/access). */
+const LOCKED = lockedItemSelector();
+
+/**
+ * The lock on a sidebar item a signed-in reader sees listed but may not open: a package
+ * their licence does not include. Its link leads to the refusal page, where they can ask
+ * for it. A package's own entry shows no caret (nothing below it opens); a group of
+ * packages keeps its caret, and each package in it shows its own lock.
+ */
+export const lockedItemStyles = `
+${LOCKED} > .menu__link::after,
+${LOCKED} > .menu__list-item-collapsible > .menu__link:not(.menu__link--sublist-caret)::after,
+${LOCKED} > .menu__list-item-collapsible > .menu__link--sublist-caret::before {
+${lockDeclarations('(locked)')}
+}
+${LOCKED} > .menu__list-item-collapsible > .menu__link--sublist-caret::before {
+  order: 1;
+}
+${LOCKED} > .menu__list-item-collapsible > .menu__link--sublist-caret::after {
+  order: 2;
+}
+${LOCKED}.portal-one-unit > .menu__list-item-collapsible > .menu__link--sublist-caret::after {
+  display: none;
+}
+${LOCKED} > .menu__link,
+${LOCKED} > .menu__list-item-collapsible > .menu__link {
+  color: var(--ifm-color-emphasis-700);
+}
+`;
+
 /**
  * Marks who may open what on every page: the access styles (hide, for a signed-in reader,
- * every item outside their groups; a lock for a signed-out visitor) and the head script
- * that applies the groups hint before the first paint. Inline, so they apply before any
+ * every item outside their groups, or lock it when its unit is listed; a lock for a
+ * signed-out visitor) and the head script that applies the groups hint before the first
+ * paint. Inline, so they apply before any
  * stylesheet or script loads; the build step hashes inline scripts for the CSP.
  */
 export default function accessMarks(): Plugin {
@@ -111,7 +145,7 @@ export default function accessMarks(): Plugin {
     injectHtmlTags() {
       return {
         headTags: [
-          { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles },
+          { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles + lockedItemStyles },
           { tagName: 'script', innerHTML: groupsHintScript() },
         ],
       };
