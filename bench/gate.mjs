@@ -32,7 +32,7 @@ export function twinSite(buildDir, docPath, dir = join(workDir, 'gate-site')) {
   if (!page || page.access !== 'private' || page.kind !== 'page') {
     throw new Error(`${docPath} is not a private page of the build; pick another doc page in bench/client.mjs`);
   }
-  manifest.entries[normalizeRoute(TWIN_PATH)] = { ...page, url: TWIN_PATH, access: 'public', groups: [] };
+  manifest.entries[normalizeRoute(TWIN_PATH)] = { ...page, url: TWIN_PATH, access: 'public', units: [] };
   writeFileSync(join(dir, 'portal-manifest.json'), JSON.stringify(manifest));
   return dir;
 }
@@ -181,6 +181,7 @@ export async function measureGate({
   nodeURL,
   nodePid,
   cookie,
+  reader,
   docPath,
   wrkPath,
   rounds,
@@ -189,7 +190,7 @@ export async function measureGate({
 }) {
   // Browsers always send Accept-Encoding; gzip is the encoding both servers have
   // precompressed (nginx from Debian has no brotli), so all of them send the same bytes.
-  // Every target gets the very same request, the partner's session cookie included (a
+  // Every target gets the very same request, the reader's session cookie included (a
   // signed-in reader's browser sends it for public pages too): only what is done with it
   // differs.
   const request = { 'Accept-Encoding': 'gzip', Cookie: cookie };
@@ -241,7 +242,7 @@ export async function measureGate({
     'gate.sent_bytes': sent,
     'gate.encoding': request['Accept-Encoding'],
     // The private page is read by a partner (bench/run.mjs): group check included.
-    'gate.private_reader': 'partner',
+    'gate.private_reader': reader,
     'gate.private_rps': Math.round(stat('private', 'rps')),
     'gate.public_rps': Math.round(stat('public', 'rps')),
     'gate.nginx_rps': Math.round(stat('nginx', 'rps')),

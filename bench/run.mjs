@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import closeWithGrace from 'close-with-grace';
+import { policy, readersOf, unitsOfGroups } from '@portal/access';
 
 import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
 import { assertChromiumInstalled } from '../scripts/chromium.mjs';
@@ -16,7 +17,14 @@ import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { measureBuilds } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
-import { addReaders, measureAdminList, measureImport } from './admin.mjs';
+import {
+  addOrganisations,
+  addReaders,
+  licensedReader,
+  measureAdminList,
+  measureImport,
+  ORGANISATIONS,
+} from './admin.mjs';
 import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
@@ -147,13 +155,23 @@ try {
     portal.baseURL,
     await signInWithPassword(emulator.host, reader.email, reader.password),
   );
-  // The gate and search are measured for a partner: the reader with the most checks to pass
-  // (a group that reads some sections only) and the most search bundles to merge.
+  // Search is measured for a partner (the partner group: every product, one shelf of them
+  // searched as one bundle) and, as the gate is, for a partner's developer whose
+  // organisation is licensed for some units only (a bundle per unit to merge).
   const partner = readSeed().find((r) => r.role === 'partner');
   const partnerCookie = await startSession(
     portal.baseURL,
     await signInWithPassword(emulator.host, partner.email, partner.password),
   );
+  const admin = readSeed().find((r) => r.role === 'admin');
+  const adminCookie = await startSession(
+    portal.baseURL,
+    await signInWithPassword(emulator.host, admin.email, admin.password),
+  );
+  // The licensable units, the benchmark page's first: a licence of the first n reads it.
+  const docUnit = readersOf(DOC_PATH)[0];
+  const licensable = policy.units.filter((unit) => unit.licensable).map((unit) => unit.name);
+  const licensed = [docUnit, ...licensable.filter((unit) => unit !== docUnit)];
 
   // The peer builds serve the client figures and the Lighthouse comparison of the doc page.
   let peers = null;
@@ -219,11 +237,19 @@ try {
       emulatorHost: emulator.host,
       env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false' },
     });
+    // Issue 30's reader: an organisation licensed for 20 units, made on both gates.
+    const gateCookie = await licensedReader({
+      baseURLs: [twin.baseURL, unrecorded.baseURL],
+      adminCookie,
+      emulator,
+      id: 'gate-twenty',
+      units: licensed.slice(0, 20),
+    });
     const nginx = await startNginx(tools.nginx, buildDir);
-    // The peer answers with what the gate answered the partner for the private page.
+    // The peer answers with what the gate answered the reader for the private page.
     const nodeHttp = await startNodeHttpPeer(twin.baseURL + DOC_PATH, {
       'Accept-Encoding': 'gzip',
-      Cookie: partnerCookie,
+      Cookie: gateCookie,
     });
     try {
       Object.assign(
@@ -236,7 +262,8 @@ try {
           nginxURL: nginx.baseURL,
           nodeURL: nodeHttp.baseURL,
           nodePid: nodeHttp.pid,
-          cookie: partnerCookie,
+          cookie: gateCookie,
+          reader: 'a partner licensed for 20 units',
           docPath: DOC_PATH,
           wrkPath: tools.wrk,
           rounds: plan.gateRounds,
@@ -259,7 +286,8 @@ try {
       await measureSearch({
         baseURL: portal.baseURL,
         cookie: partnerCookie,
-        groups: partner.groups,
+        reader: 'the partner group',
+        units: unitsOfGroups(partner.groups),
         buildDir,
         repeats: plan.searchRepeats,
       }),
@@ -268,6 +296,34 @@ try {
     Object.assign(
       results,
       await measureDialog({ baseURL: portal.baseURL, cookie: partnerCookie, rounds: quick ? 2 : 5 }),
+    );
+    // Issue 30's reader: an organisation licensed for 25 units, a bundle for each.
+    log('Search: the same, as a partner licensed for 25 units, and the search box’s first query');
+    const searchUnits = licensed.slice(0, 25);
+    const licensedCookie = await licensedReader({
+      baseURLs: [portal.baseURL],
+      adminCookie,
+      emulator,
+      id: 'search-twenty-five',
+      units: searchUnits,
+    });
+    const asLicensed = (figures) =>
+      Object.fromEntries(
+        Object.entries(figures).map(([key, value]) => [key.replace(/^search\./, 'search.licensed.'), value]),
+      );
+    Object.assign(
+      results,
+      asLicensed(
+        await measureSearch({
+          baseURL: portal.baseURL,
+          cookie: licensedCookie,
+          reader: 'a partner licensed for 25 units',
+          units: searchUnits,
+          buildDir,
+          repeats: plan.searchRepeats,
+        }),
+      ),
+      asLicensed(await measureDialog({ baseURL: portal.baseURL, cookie: licensedCookie, rounds: quick ? 2 : 3 })),
     );
     log(`Search relevance: ${TUNING.length} tuning and ${HELD_OUT.length} held-out questions, as staff (every page)`);
     Object.assign(
@@ -303,13 +359,13 @@ try {
     }
   }
   if (wanted('admin')) {
-    log('Admin: a page of 50 readers out of 10,000 in the Auth Emulator');
+    log(`Admin: a page of 50 readers out of 10,000 in ${ORGANISATIONS} organisations`);
     await addReaders(emulator, 10_000);
-    const admin = readSeed().find((r) => r.role === 'admin');
-    const adminCookie = await startSession(
-      portal.baseURL,
-      await signInWithPassword(emulator.host, admin.email, admin.password),
-    );
+    await addOrganisations({
+      baseURL: portal.baseURL,
+      cookie: adminCookie,
+      units: policy.units.filter((unit) => unit.licensable).map((unit) => unit.name),
+    });
     Object.assign(results, await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log }));
     Object.assign(results, await measureImport({ baseURL: portal.baseURL, cookie: adminCookie, log }));
   }

@@ -252,8 +252,8 @@ export async function measureDialog({ baseURL, cookie, rounds = 3, readMs = 5000
   };
 }
 
-export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats = 5 }) {
-  const bases = searchBundlesFor(unitsOfGroups(groups));
+export async function measureSearch({ baseURL, cookie, reader, units, buildDir, repeats = 5 }) {
+  const bases = searchBundlesFor(units);
   const { browser, context } = await signedInBrowser(baseURL, cookie);
   try {
     // Every byte of the index the browser fetches, from the page or Pagefind's worker.
@@ -293,7 +293,7 @@ export async function measureSearch({ baseURL, cookie, groups, buildDir, repeats
       .map((base) => bundleBytes(buildDir, base))
       .reduce((sum, bundle) => ({ bytes: sum.bytes + bundle.bytes, files: sum.files + bundle.files }));
     return {
-      'search.reader_groups': groups.join('+'),
+      'search.reader': reader,
       'search.bundles_merged': bases.length,
       'search.query_p50_ms': Math.round(percentile(sorted, 50) * 100) / 100,
       'search.query_p95_ms': Math.round(percentile(sorted, 95) * 100) / 100,

@@ -1,6 +1,3 @@
-// First, before any other module runs: see warm-ticks.ts.
-import './warm-ticks.js';
-
 import closeWithGrace from 'close-with-grace';
 
 import { buildApp } from './app.js';
