@@ -645,14 +645,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     recordView,
     mailer,
   };
+  // Automation calls the admin API, and reads its description, with an administrator's
+  // personal token of the admin scope.
+  const adminTokens = async (request: FastifyRequest): Promise<void> => {
+    request.acceptsToken = true;
+    request.tokenScope = 'admin';
+  };
   // Guards by prefix: everything under /api/admin is for administrators only.
   await app.register(
     async (admin) => {
-      // Automation calls it with an administrator's personal token of the admin scope.
-      admin.addHook('onRequest', async (request) => {
-        request.acceptsToken = true;
-        request.tokenScope = 'admin';
-      });
+      admin.addHook('onRequest', adminTokens);
       admin.addHook('onRequest', guard.noStore('no-store'));
       admin.addHook('onRequest', guard.writesFromThisSiteOrToken);
       admin.addHook('onRequest', guard.requireAdmin);
@@ -669,7 +671,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.get(
     '/api/openapi.json',
-    { onRequest: [guard.noStore('no-store'), guard.requireAdmin], schema: { hide: true } },
+    { onRequest: [adminTokens, guard.noStore('no-store'), guard.requireAdmin], schema: { hide: true } },
     async () => app.swagger(),
   );
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });

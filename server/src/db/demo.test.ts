@@ -4,7 +4,9 @@ import { loadSite } from '../site.js';
 import { freshDatabase } from '../test/databases.js';
 import { makeTestSite } from '../test/test-site.js';
 import type { Database } from './database.js';
+import { accessRequestQueue } from './access-requests.js';
 import { seedDemoActivity } from './demo.js';
+import { seedDemoOrganisations } from './demo-organisations.js';
 import { insights } from './insights.js';
 import { migrate } from './migrations.js';
 
@@ -41,5 +43,30 @@ describe('the demo activity of npm start', () => {
     expect(summary.searches.withoutResults).toBeGreaterThan(0);
     // Partners read partner pages only, in the demo as in life.
     for (const row of summary.mostRead) expect(row.path).not.toMatch(/frontend-guidelines/);
+  });
+
+  it('seeds the partner organisations, their licences (one ended) and two requests awaiting an answer, once', async () => {
+    const log = { info: () => undefined };
+    await seedDemoOrganisations(db, log);
+    const counts = async () =>
+      (
+        await db.query<{ organisations: number; licences: number; ended: number; requests: number }>(
+          `select (select count(*)::int from organisations) as organisations,
+                  (select count(*)::int from licences) as licences,
+                  (select count(*)::int from licences where ends_at < now()) as ended,
+                  (select count(*)::int from access_requests) as requests`,
+        )
+      )[0];
+    const first = await counts();
+    expect(first).toEqual({ organisations: 4, licences: 5, ended: 1, requests: 2 });
+    const queue = await accessRequestQueue(db);
+    expect(queue.map((request) => [request.email, request.unit, request.status, request.organisationId])).toEqual(
+      expect.arrayContaining([
+        ['dev@northwind.example', 'player-adapter-dash', 'pending', 'northwind'],
+        ['dev@halcyon-streams.example', 'player-core', 'pending', 'halcyon'],
+      ]),
+    );
+    await seedDemoOrganisations(db, log);
+    expect(await counts()).toEqual(first);
   });
 });

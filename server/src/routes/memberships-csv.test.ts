@@ -251,6 +251,12 @@ describe('personal tokens for the administration API', () => {
         .statusCode,
     ).toBe(201);
 
+    // The API's description, for the automation's own client: the admin token reads it too.
+    const described = await withToken(adminToken, '/api/openapi.json');
+    expect(described.statusCode, described.body.slice(0, 200)).toBe(200);
+    expect(Object.keys((described.json() as { paths: Json }).paths)).toContain('/api/admin/readers/import');
+    expect((await withToken(readToken, '/api/openapi.json')).statusCode).toBe(403);
+
     const refused = await withToken(readToken);
     expect(refused.statusCode).toBe(403);
     expect((refused.json() as { error: string }).error).toMatch(/admin token/);
