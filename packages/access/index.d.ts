@@ -114,7 +114,7 @@ export declare const SEARCH_ROOT: '/search/';
 export declare function searchBundlesFor(units: readonly string[] | null, compiled?: CompiledPolicy): string[];
 /** The CSS classes that mark a link to something these readers may open. */
 export declare function readersClass(readers: Readers | null, compiled?: CompiledPolicy): string;
-/** The stylesheet that hides marked items from signed-in readers outside their groups. */
+/** The stylesheet that hides marked items from signed-in readers outside their units (a listed unit's sidebar item: its name only). */
 export declare function accessStyles(compiled?: CompiledPolicy): string;
 /** The selector of a sidebar item a signed-in reader sees listed but locked. */
 export declare function lockedItemSelector(compiled?: CompiledPolicy): string;

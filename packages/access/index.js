@@ -495,12 +495,13 @@ function outsideSelector(compiled) {
 
 /**
  * The stylesheet that hides, for a signed-in reader, every marked item they may not open,
- * and shows a lock on private items to a signed-out visitor. The root element carries
- * `portal-signed-in` and one `portal-u-<unit>` class per unit the reader holds, or
- * `portal-signed-out`; with neither (not known yet) everything shows. An item is hidden
- * unless one of its units is the reader's: one selector per unit, so the sheet grows with
- * the units, not with their combinations. The lock mark for signed-out visitors is the
- * site's own style (site/src/css/custom.css).
+ * except a sidebar item of a listed unit, which stays with its name only (nothing below a
+ * package's own entry). The root element carries `portal-signed-in` and one
+ * `portal-u-<unit>` class per unit the reader holds, or `portal-signed-out`; with neither
+ * (not known yet) everything shows. An item is hidden unless one of its units is the
+ * reader's: one selector per unit, so the sheet grows with the units, not with their
+ * combinations. The locks themselves, for signed-out visitors and for listed units, are
+ * the site's own styles (site/src/plugins/access-marks.ts).
  *
  * @param {import('./index.js').CompiledPolicy} [compiled]
  * @returns {string}
