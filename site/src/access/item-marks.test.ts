@@ -13,19 +13,24 @@ const category = (href: string | undefined, items: PropSidebarItem[]): PropSideb
   ...(href !== undefined && { href }),
 });
 
+/** A page of the internal unit: one unit, hidden (not listed) from a reader without it. */
+const INTERNAL = 'portal-r portal-r-internal portal-one-unit';
+
 describe('sidebarItemMark', () => {
   it('marks a link with the readers of its target', () => {
-    expect(sidebarItemMark(link('/docs/france24-demo/'))).toBe('portal-r portal-r-internal');
-    expect(sidebarItemMark(link('/docs/layout-engine/CHANGELOG'))).toBe('portal-r portal-r-layout');
+    expect(sidebarItemMark(link('/docs/france24-demo/'))).toBe(INTERNAL);
+    expect(sidebarItemMark(link('/docs/layout-engine/CHANGELOG'))).toBe(
+      'portal-r portal-r-layout portal-one-unit portal-listed',
+    );
     expect(sidebarItemMark(link('/docs/Norigin-Spatial-Navigation/'))).toBe('portal-r-public');
   });
 
   it('reads the target without its query or hash', () => {
-    expect(sidebarItemMark(link('/docs/france24-demo/?tab=web#setup'))).toBe('portal-r portal-r-internal');
+    expect(sidebarItemMark(link('/docs/france24-demo/?tab=web#setup'))).toBe(INTERNAL);
   });
 
-  /** The apps category's own unit, the demo app's and the internal France 24 demo's. */
-  const APPS = 'portal-r portal-r-apps portal-r-demo-app portal-r-internal';
+  /** The apps category's own unit, the demo app's and the internal France 24 demo's: listed when locked (the apps are). */
+  const APPS = 'portal-r portal-r-apps portal-r-demo-app portal-r-internal portal-listed';
 
   it('marks a category with every unit that opens something in it', () => {
     // The Reference and Demo Apps category: partner-readable apps and the internal France 24 demo.
@@ -40,15 +45,13 @@ describe('sidebarItemMark', () => {
     const france24 = category(undefined, [link('/docs/france24-demo/')]);
     const apps = category('/docs/category/reference-and-demo-apps', [link('/docs/demo-app/'), france24]);
     expect(sidebarItemMark(apps)).toBe(APPS);
-    expect(sidebarItemMark(france24)).toBe('portal-r portal-r-internal');
+    expect(sidebarItemMark(france24)).toBe(INTERNAL);
     expect(sidebarItemMark(apps)).toBe(APPS);
     expect(sidebarItemMark(category(undefined, [{ type: 'html', value: '<hr>' }]))).toBeNull();
   });
 
   it('marks a category without a link of its own by what is below it', () => {
-    expect(sidebarItemMark(category(undefined, [link('/docs/frontend-guidelines/Cypress')]))).toBe(
-      'portal-r portal-r-internal',
-    );
+    expect(sidebarItemMark(category(undefined, [link('/docs/frontend-guidelines/Cypress')]))).toBe(INTERNAL);
   });
 
   it('marks a category as public when one page in it is public', () => {
@@ -73,8 +76,8 @@ describe('sidebarItemMark', () => {
 
 describe('linkMark', () => {
   it('marks internal links by their target and leaves external ones alone', () => {
-    expect(linkMark('/blog')).toBe('portal-r portal-r-blog');
-    expect(linkMark('/docs/support-documentation')).toBe('portal-r portal-r-internal');
+    expect(linkMark('/blog')).toBe('portal-r portal-r-blog portal-one-unit portal-listed');
+    expect(linkMark('/docs/support-documentation')).toBe(INTERNAL);
     expect(linkMark('https://www.linkedin.com/company/norigin-media')).toBeNull();
   });
 });
