@@ -36,15 +36,20 @@ export async function addReaders(emulator, count) {
   }
 }
 
+/** A JSON POST to a gate's admin API as the administrator of `cookie`; anything but 201 stops the run. */
+async function adminPost(baseURL, cookie, url, body) {
+  const response = await fetch(`${baseURL}${url}`, {
+    method: 'POST',
+    headers: { cookie, origin: baseURL, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+}
+
 /** An organisation with one domain and one licence, made through a gate's admin API. */
 async function addOrganisation({ baseURL, cookie, id, name, units }) {
-  const headers = { cookie, origin: baseURL, 'content-type': 'application/json' };
-  const post = async (url, body) => {
-    const response = await fetch(`${baseURL}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (response.status !== 201) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  };
-  await post('/api/admin/organisations', { id, name, domains: [`${id}.example`] });
-  await post(`/api/admin/organisations/${id}/licences`, { units });
+  await adminPost(baseURL, cookie, '/api/admin/organisations', { id, name, domains: [`${id}.example`] });
+  await adminPost(baseURL, cookie, `/api/admin/organisations/${id}/licences`, { units });
 }
 
 /** The organisations the readers' domains belong to, each licensed for a third of the units. */
@@ -119,12 +124,7 @@ export async function measureAdminList({ baseURL, cookie, requests = 200, log })
 export async function measureImport({ baseURL, cookie, rows = 10_000, log }) {
   const headers = { cookie, origin: baseURL };
   const organisation = `bench-${Date.now().toString(36)}`;
-  const made = await fetch(`${baseURL}/api/admin/organisations`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ id: organisation, name: 'Bench import', domains: [] }),
-  });
-  if (made.status !== 201) throw new Error(`the organisation was not made: ${made.status} ${await made.text()}`);
+  await adminPost(baseURL, cookie, '/api/admin/organisations', { id: organisation, name: 'Bench import', domains: [] });
   const csv = [
     'email,organisation,groups',
     ...Array.from({ length: rows }, (_, n) => `import-${n}@${organisation}.example,${n % 2 ? organisation : ''},`),

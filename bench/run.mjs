@@ -151,23 +151,16 @@ try {
   const reader = readSeed().find((r) => r.password && !r.disabled);
   const portal = await startGate({ siteDir: buildDir, emulatorHost: emulator.host, env: gateEnv });
   stoppers.push(portal.stop);
-  const cookie = await startSession(
-    portal.baseURL,
-    await signInWithPassword(emulator.host, reader.email, reader.password),
-  );
+  /** A session on the portal for a demo reader of the seed file. */
+  const sessionOf = async ({ email, password }) =>
+    startSession(portal.baseURL, await signInWithPassword(emulator.host, email, password));
+  const cookie = await sessionOf(reader);
   // Search is measured for a partner (the partner group: every product, one shelf of them
   // searched as one bundle) and, as the gate is, for a partner's developer whose
   // organisation is licensed for some units only (a bundle per unit to merge).
   const partner = readSeed().find((r) => r.role === 'partner');
-  const partnerCookie = await startSession(
-    portal.baseURL,
-    await signInWithPassword(emulator.host, partner.email, partner.password),
-  );
-  const admin = readSeed().find((r) => r.role === 'admin');
-  const adminCookie = await startSession(
-    portal.baseURL,
-    await signInWithPassword(emulator.host, admin.email, admin.password),
-  );
+  const partnerCookie = await sessionOf(partner);
+  const adminCookie = await sessionOf(readSeed().find((r) => r.role === 'admin'));
   // The licensable units, the benchmark page's first: a licence of the first n reads it.
   const docUnit = readersOf(DOC_PATH)[0];
   const licensable = policy.units.filter((unit) => unit.licensable).map((unit) => unit.name);
@@ -361,11 +354,7 @@ try {
   if (wanted('admin')) {
     log(`Admin: a page of 50 readers out of 10,000 in ${ORGANISATIONS} organisations`);
     await addReaders(emulator, 10_000);
-    await addOrganisations({
-      baseURL: portal.baseURL,
-      cookie: adminCookie,
-      units: policy.units.filter((unit) => unit.licensable).map((unit) => unit.name),
-    });
+    await addOrganisations({ baseURL: portal.baseURL, cookie: adminCookie, units: licensable });
     Object.assign(results, await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log }));
     Object.assign(results, await measureImport({ baseURL: portal.baseURL, cookie: adminCookie, log }));
   }
