@@ -89,7 +89,16 @@ describe('the docs content', () => {
         : [];
       const ids = sidebarIds(sidebars.tutorialSidebar).filter((id) => id.startsWith(`${section}/`));
       expect(ids.sort()).toEqual(
-        ['README', 'CHANGELOG', 'LICENSE', ...handWritten].map((name) => `${section}/${name}`).sort(),
+        // An npm package's API reference and changes, made from its type declarations.
+        [
+          'README',
+          'CHANGELOG',
+          'LICENSE',
+          ...(source.kind === 'npm' ? ['api/README', 'api/api-changes'] : []),
+          ...handWritten,
+        ]
+          .map((name) => `${section}/${name}`)
+          .sort(),
       );
     },
   );
