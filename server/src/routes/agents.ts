@@ -25,6 +25,7 @@ import { listTokens, queryTokens, tokenCursorOf } from '../db/tokens.js';
 import { agentReader } from '../plugins/agent-meter.js';
 import { BEARER_CHALLENGE } from '../plugins/guards.js';
 import type { SiteFile } from '../site.js';
+import { registerApiReferenceTools } from './api-reference-tools.js';
 import type { GateContext } from './context.js';
 
 /** The gate's context; agents need its tokens and search. */
@@ -71,7 +72,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
   const server = new McpServer(
     { name: 'norigin-developer-docs', version: '1.0.0' },
     {
-      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, and get a package's newest release notes with latest_changelog. You see the pages that ${reader.email} may read.`,
+      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, get a package's newest release notes with latest_changelog, and a synced package's API with get_symbol and api_changes. You see the pages that ${reader.email} may read.`,
     },
   );
   const notFound = (path: string) => ({
@@ -167,6 +168,8 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest): 
       return { content: [{ type: 'text', text: `${latest}\n\nFull changelog: ${file.url}` }] };
     },
   );
+  // get_symbol and api_changes: the synced packages' API, from the models the build leaves.
+  registerApiReferenceTools(server, () => ctx.site, reader);
   return server;
 }
 
