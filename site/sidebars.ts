@@ -8,6 +8,7 @@ import {
   isRepositoryPage,
   repositoryPages,
 } from './src/data/repository-pages';
+import { hasApiReference } from './src/data/synced-reference';
 
 /** One sidebar entry (the package exports only the whole config's type). */
 type Item = Extract<SidebarsConfig[string], unknown[]>[number];
@@ -180,7 +181,10 @@ const sidebars: SidebarsConfig = {
       items: [
         // Made from the package on npm (site/sources.yaml); older versions are outside the sidebar.
         // Its API reference and API changes are made from the newest release's type declarations.
-        project('Norigin-Spatial-Navigation', ['api/README', 'api/api-changes', ...repositoryPages]),
+        project('Norigin-Spatial-Navigation', [
+          ...(hasApiReference('norigin-spatial-navigation') ? ['api/README', 'api/api-changes'] : []),
+          ...repositoryPages,
+        ]),
         // One long guide: a page of its own, not a category holding one page.
         { type: 'doc', id: 'Spat-Nav/Detailed_README_SpatNav', label: 'Spatial Navigation in Depth' },
         project('layout-engine', ['CHANGELOG', 'LICENSE', 'CONTRIBUTING']),

@@ -6,6 +6,7 @@ import { loadSources } from '@portal/sync';
 import { describe, expect, it } from 'vitest';
 
 import sidebars from '../sidebars';
+import { hasApiReference } from '../src/data/synced-reference';
 import { isPlatformId } from '../src/data/platforms';
 
 const siteDir = join(import.meta.dirname, '..');
@@ -89,12 +90,12 @@ describe('the docs content', () => {
         : [];
       const ids = sidebarIds(sidebars.tutorialSidebar).filter((id) => id.startsWith(`${section}/`));
       expect(ids.sort()).toEqual(
-        // An npm package's API reference and changes, made from its type declarations.
+        // The API reference and changes, made from the newest release's type declarations.
         [
           'README',
           'CHANGELOG',
           'LICENSE',
-          ...(source.kind === 'npm' ? ['api/README', 'api/api-changes'] : []),
+          ...(hasApiReference(source.id) ? ['api/README', 'api/api-changes'] : []),
           ...handWritten,
         ]
           .map((name) => `${section}/${name}`)
