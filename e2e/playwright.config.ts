@@ -77,6 +77,7 @@ export default defineConfig({
         'account.e2e.ts',
         'agents.e2e.ts',
         'versions.e2e.ts',
+        'api-reference.e2e.ts',
         'phones.e2e.ts',
       ],
       use: browser,
