@@ -62,6 +62,12 @@ function whatIs(source: Source, version: CachedVersion): string {
   return source.kind === 'npm' ? `\`${name}\`` : `${source.title} (${source.repository})`;
 }
 
+/** What a release's API changed, in a few words for its landing page. */
+function apiSummary(change: ReturnType<Reference['changesOf']>): string {
+  if (!change) return '';
+  return ` (against ${change.from}: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added)`;
+}
+
 /** Everything the section's folder holds, as paths relative to it, and the picker's data. */
 export function sectionPages(
   source: Source,
@@ -145,7 +151,7 @@ export function sectionPages(
               : '',
             `Every release and its date: [release history](${posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`)}).`,
             reference.pages.has(version.version)
-              ? `Its exported API, from its type declarations: [API reference](${posix.relative(here, 'api/README.md')}) and [API changes](${posix.relative(here, 'api/api-changes.md')}).`
+              ? `Its exported API, from its type declarations: [API reference](${posix.relative(here, 'api/README.md')}) and [API changes](${posix.relative(here, 'api/api-changes.md')})${apiSummary(reference.changesOf(version.version))}.`
               : '',
           ]
             .filter(Boolean)

@@ -151,9 +151,8 @@ export function sectionReference(
           title: newest ? `${source.title} API reference` : `${source.title} ${version} API reference`,
           sidebar_label: 'API reference',
           description: `Every symbol ${name} ${version} exports, from its type declarations: hooks, functions, types and constants.`,
-          ...(newest
-            ? { pagination_prev: null, pagination_next: null }
-            : { pagination_prev: null, pagination_next: null }),
+          pagination_prev: null,
+          pagination_next: null,
         }),
         [
           `What \`${name}\` **${version}** exports, made from the type declarations the release carries (${model.symbols.length} symbols).${

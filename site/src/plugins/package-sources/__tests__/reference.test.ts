@@ -103,6 +103,10 @@ describe('the API reference of @noriginmedia/norigin-spatial-navigation at three
     // The release history says it too, and links to that section of the changes page.
     const history = files.get('CHANGELOG.md') as string;
     expect(history).toContain(`api/api-changes.md#${changesAnchor('3.3.0')}`);
+    // And the release's landing page, in numbers.
+    expect(files.get('README.md')).toContain(
+      `(against 2.3.0: ${listed(page, '3.3.0', 'Removed').length} removed, ${listed(page, '3.3.0', 'Changed').length} changed, ${added.length} added)`,
+    );
   });
 
   it('links the README’s code to the reference of its own release, so one click reaches useFocusable', () => {
