@@ -182,7 +182,7 @@ const sidebars: SidebarsConfig = {
         // Made from the package on npm (site/sources.yaml); older versions are outside the sidebar.
         // Its API reference and API changes are made from the newest release's type declarations.
         project('Norigin-Spatial-Navigation', [
-          ...(hasApiReference('norigin-spatial-navigation') ? ['api/README', 'api/api-changes'] : []),
+          ...(hasApiReference('norigin-spatial-navigation') ? ['api/index', 'api/api-changes'] : []),
           ...repositoryPages,
         ]),
         // One long guide: a page of its own, not a category holding one page.

@@ -11,7 +11,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { readMarked } from './declarations.js';
 
 /** Changes when the model or the pages change shape: every reference made before is made again. */
-export const REFERENCE_FORMAT = 'reference 3';
+export const REFERENCE_FORMAT = 'reference 4';
 
 const require = createRequire(import.meta.url);
 
@@ -147,7 +147,13 @@ function declaringPackage(fullFileName, own) {
   return { name: own, file: inPackage ? inPackage[1] : posix.basename(path) };
 }
 
-/** Page names unique without regard to case (the gate matches paths so): a clash gets its kind. */
+/** The reference's own pages beside the symbols' (`api/` and `api/api-changes`). */
+const RESERVED = new Set(['index', 'readme', 'api-changes']);
+
+/**
+ * Page names unique without regard to case (the gate matches paths so), and apart from the
+ * reference's own pages: a clash gets its kind.
+ */
 function slugs(symbols) {
   const taken = new Map();
   for (const symbol of symbols) {
@@ -155,7 +161,9 @@ function slugs(symbols) {
     taken.set(key, (taken.get(key) ?? 0) + 1);
   }
   return symbols.map((symbol) =>
-    taken.get(symbol.name.toLowerCase()) > 1 ? `${symbol.name}-${symbol.kind}` : symbol.name,
+    taken.get(symbol.name.toLowerCase()) > 1 || RESERVED.has(symbol.name.toLowerCase())
+      ? `${symbol.name}-${symbol.kind}`
+      : symbol.name,
   );
 }
 

@@ -95,7 +95,7 @@ describe('the docs content', () => {
           'README',
           'CHANGELOG',
           'LICENSE',
-          ...(hasApiReference(source.id) ? ['api/README', 'api/api-changes'] : []),
+          ...(hasApiReference(source.id) ? ['api/index', 'api/api-changes'] : []),
           ...handWritten,
         ]
           .map((name) => `${section}/${name}`)

@@ -151,7 +151,7 @@ export function sectionPages(
               : '',
             `Every release and its date: [release history](${posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`)}).`,
             reference.pages.has(version.version)
-              ? `Its exported API, from its type declarations: [API reference](${posix.relative(here, 'api/README.md')}) and [API changes](${posix.relative(here, 'api/api-changes.md')})${apiSummary(reference.changesOf(version.version))}.`
+              ? `Its exported API, from its type declarations: [API reference](${posix.relative(here, 'api/index.md')}) and [API changes](${posix.relative(here, 'api/api-changes.md')})${apiSummary(reference.changesOf(version.version))}.`
               : '',
           ]
             .filter(Boolean)

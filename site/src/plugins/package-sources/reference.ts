@@ -145,7 +145,7 @@ export function sectionReference(
     }).filter(Boolean);
     const reexported = [...new Set(model.symbols.map((symbol) => symbol.from).filter((from) => from && from !== name))];
     files.set(
-      `${apiDir}README.md`,
+      `${apiDir}index.md`,
       page(
         common({
           title: newest ? `${source.title} API reference` : `${source.title} ${version} API reference`,
@@ -175,7 +175,7 @@ export function sectionReference(
         'utf8',
       );
       const from = symbol.from && symbol.from !== name ? `, declared in \`${symbol.from}\` and re-exported` : '';
-      const lead = `\`${symbol.name}\` is a ${kindName(symbol.kind)} of \`${name}\` **${version}**${from}. ${historyOf(symbol, version)} [All symbols of ${version}](README.md) · [API changes](api-changes.md)`;
+      const lead = `\`${symbol.name}\` is a ${kindName(symbol.kind)} of \`${name}\` **${version}**${from}. ${historyOf(symbol, version)} [All symbols of ${version}](index.md) · [API changes](api-changes.md)`;
       files.set(
         `${apiDir}${symbol.slug}.md`,
         page(

@@ -74,7 +74,7 @@ describe('the API reference of @noriginmedia/norigin-spatial-navigation at three
     const { files } = sectionPages(source, state.sources.nav as CachedSource, { cacheDir, siteDir });
     const folder = version === VERSIONS[0] ? '' : `${version}/`;
     const pages = [...files.keys()]
-      .filter((path) => path.startsWith(`${folder}api/`) && !/\/(README|api-changes)\.md$/.test(path))
+      .filter((path) => path.startsWith(`${folder}api/`) && !/\/(index|api-changes)\.md$/.test(path))
       .filter((path) => path.slice(`${folder}api/`.length).indexOf('/') === -1)
       .map((path) => {
         const text = files.get(path) as string;
