@@ -11,7 +11,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { readMarked } from './declarations.js';
 
 /** Changes when the model or the pages change shape: every reference made before is made again. */
-export const REFERENCE_FORMAT = 'reference 4';
+export const REFERENCE_FORMAT = 'reference 5';
 
 const require = createRequire(import.meta.url);
 
@@ -291,6 +291,9 @@ function relink(markdown, url, slugByUrl) {
 /** A page as the portal shows it: the place of its declaration named by package, not by a path of the cache. */
 function cleanPage(markdown, own) {
   return `${markdown
+    // A deprecated member's heading is struck through; its "Deprecated" section says so, and a
+    // heading's text stays the same in the page and its Markdown twin.
+    .replace(/^(#{1,6} )~~(.+?)~~\s*$/gm, '$1$2')
     .replace(/^Defined in: (.+?)(:\d+)?$/gm, (_, path) => {
       const { name, file } = declaringPackage(`/${path.replace(/\\(.)/g, '$1')}`, own);
       return `Declared in \`${name}\` (\`${file}\`).`;
