@@ -22,6 +22,13 @@ export const AGENT_PAGES = [
   '/docs/Norigin-Spatial-Navigation/',
 ];
 export const AGENT_QUERIES = ['dash.js', 'useFocusable', 'layout engine', 'whitelabel brand', 'tizen', 'subtitles'];
+/** Symbols of the open package an assistant looks up, in its newest release and in 2.3.0. */
+export const AGENT_SYMBOLS = [
+  { package: '@noriginmedia/norigin-spatial-navigation', name: 'useFocusable' },
+  { package: 'norigin-spatial-navigation', name: 'setFocus' },
+  { package: 'norigin-spatial-navigation', name: 'FocusDetails', version: '2.3.0' },
+  { package: 'norigin-spatial-navigation', name: 'init', version: '2.3.0' },
+];
 
 /** A personal access token for the reader of `cookie`, made through the account API. */
 export async function createToken(baseURL, cookie, name = 'benchmark') {
@@ -88,7 +95,7 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${baseURL}/mcp`), { requestInit: { headers: bearer } }),
   );
-  const samples = { read_page: [], search_docs: [], search_api: [] };
+  const samples = { read_page: [], search_docs: [], search_api: [], get_symbol: [] };
   const check = (what, result) => {
     if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content)}`);
   };
@@ -101,6 +108,12 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
         samples.read_page.push(
           await timed(async () =>
             check('read_page', await client.callTool({ name: 'read_page', arguments: { path } })),
+          ),
+        );
+      for (const symbol of AGENT_SYMBOLS)
+        samples.get_symbol.push(
+          await timed(async () =>
+            check('get_symbol', await client.callTool({ name: 'get_symbol', arguments: symbol })),
           ),
         );
       for (const query of AGENT_QUERIES) {
@@ -129,8 +142,9 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
   const mcpRead = summary(samples.read_page);
   const mcpSearch = summary(samples.search_docs);
   const searchApi = summary(samples.search_api);
+  const getSymbol = summary(samples.get_symbol);
   log(
-    `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, /api/search p95 ${searchApi.p95} ms`,
+    `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, get_symbol p95 ${getSymbol.p95} ms, /api/search p95 ${searchApi.p95} ms`,
   );
 
   // OAuth against a personal token, side by side in each round; the rounds give the spread.
@@ -185,6 +199,8 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     'agents.calls_per_tool': samples.read_page.length,
     'agents.mcp_read_page_p50_ms': mcpRead.p50,
     'agents.mcp_read_page_p95_ms': mcpRead.p95,
+    'agents.mcp_get_symbol_p50_ms': getSymbol.p50,
+    'agents.mcp_get_symbol_p95_ms': getSymbol.p95,
     'agents.mcp_search_docs_p50_ms': mcpSearch.p50,
     'agents.mcp_search_docs_p95_ms': mcpSearch.p95,
     'agents.search_api_p50_ms': searchApi.p50,

@@ -261,6 +261,7 @@ function agentRows(r) {
     '|---|---|---|',
     `| MCP \`read_page\` (\`agents.mcp_read_page_p95_ms\`) | ${pair('agents.mcp_read_page')} |`,
     `| MCP \`search_docs\` (\`agents.mcp_search_docs_p95_ms\`) | ${pair('agents.mcp_search_docs')} |`,
+    `| MCP \`get_symbol\` (\`agents.mcp_get_symbol_p95_ms\`, goal p95 ≤ 20 ms) | ${pair('agents.mcp_get_symbol')} |`,
     `| \`GET /api/search\` (\`agents.search_api_p95_ms\`) | ${pair('agents.search_api')} |`,
     '',
     `| MCP \`read_page\`, OAuth access token vs personal token, side by side, ${fmt(r['agents.mcp_read_page_oauth_calls_per_round'])} calls each a round | p95 | goal |`,
@@ -290,6 +291,7 @@ function sourcesRows(r) {
     `| full build, cold, with the gate-files step (\`sources.full_build_s\`) | ${fmt(r['sources.full_build_s'], ' s')} | |`,
     `| rebuild after one package's release, with the build's caches (\`sources.release_rebuild_s\`) | ${fmt(r['sources.release_rebuild_s'], ' s')} | |`,
     `| rebuild ÷ full build (\`sources.release_vs_full_build\`); per round ${(r['sources.release_vs_full_spread'] ?? []).join(', ')} | ${fmt(r['sources.release_vs_full_build'])} | ≤ 0.5 |`,
+    `| full build with the API reference, ${fmt(r['reference.build_with_pages'])} pages, ÷ without it, ${fmt(r['reference.build_without_pages'])} pages (\`reference.with_vs_without_build\`: ${fmt(r['reference.build_with_s'], ' s')} and ${fmt(r['reference.build_without_s'], ' s')}); per round ${(r['reference.with_vs_without_spread'] ?? []).join(', ')} | ${fmt(r['reference.with_vs_without_build'])} | ≤ 1.2 |`,
   ].join('\n');
 }
 

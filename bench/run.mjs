@@ -31,10 +31,11 @@ import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from
 import { renderPerformance } from './report.mjs';
 import { measureDialog, measureRelevance, measureSearch, QUERIES } from './search.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
+import { measureReference } from './reference.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
 
-const PARTS = ['build', 'sources', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
+const PARTS = ['build', 'sources', 'reference', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
   --quick        every part with fewer rounds, no 2,000-page build (under 5 minutes)
   --only=a,b     only these parts; writes bench/results/partial.json, not latest.json
@@ -132,6 +133,10 @@ if (wanted('sources')) {
     `Package sources: a sync with nothing changed, the build with every synced version vs the newest only, and the rebuild after a release vs a full build × ${plan.sourcesRounds}`,
   );
   Object.assign(results, await measureSources({ rounds: plan.sourcesRounds, log }));
+}
+if (wanted('reference')) {
+  log(`API reference: the full build with it vs without it × ${plan.sourcesRounds}`);
+  Object.assign(results, await measureReference({ rounds: plan.sourcesRounds, log }));
 }
 
 const emulator = await startAuthEmulator();

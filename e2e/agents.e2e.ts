@@ -74,9 +74,13 @@ test.describe('the MCP server, with the SDK’s own client', () => {
           .structuredContent as { results: { url: string }[] }
       ).results.map((result) => result.url);
     const newest = await paths({});
-    expect(newest).toContain('/docs/Norigin-Spatial-Navigation/');
+    // The symbol's reference page first, then the pages that use it.
+    expect(newest[0]).toBe('/docs/Norigin-Spatial-Navigation/api/setFocus');
     expect(newest.filter((path) => /\/\d+\.\d+\.\d+\//.test(path))).toEqual([]);
-    expect(await paths({ version: '2.3.0' })).toEqual(['/docs/Norigin-Spatial-Navigation/2.3.0/']);
+    const older = await paths({ version: '2.3.0' });
+    expect(older[0]).toBe('/docs/Norigin-Spatial-Navigation/2.3.0/api/setFocus');
+    expect(older).toContain('/docs/Norigin-Spatial-Navigation/2.3.0/');
+    expect(older.every((path) => path.startsWith('/docs/Norigin-Spatial-Navigation/2.3.0/'))).toBe(true);
     expect(
       text(await client.callTool({ name: 'search_docs', arguments: { query: 'setFocus', version: '0.0.1' } })),
     ).toBe('No pages of version 0.0.1 match "setFocus".');
@@ -90,7 +94,26 @@ test.describe('the MCP server, with the SDK’s own client', () => {
     const { token } = await tokenFor(base, partnerReader);
     const client = await mcp(base, token);
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(tools).toEqual(['latest_changelog', 'list_sections', 'read_page', 'search_docs']);
+    expect(tools).toEqual([
+      'api_changes',
+      'get_symbol',
+      'latest_changelog',
+      'list_sections',
+      'read_page',
+      'search_docs',
+    ]);
+    // The open package's API, from the build's reference.
+    const symbol = await client.callTool({
+      name: 'get_symbol',
+      arguments: { package: '@noriginmedia/norigin-spatial-navigation', name: 'useFocusable', version: '2.3.0' },
+    });
+    expect(text(symbol)).toContain('useFocusable: a hook of @noriginmedia/norigin-spatial-navigation 2.3.0');
+    expect(text(symbol)).toContain('/docs/Norigin-Spatial-Navigation/2.3.0/api/useFocusable');
+    const changes = await client.callTool({
+      name: 'api_changes',
+      arguments: { package: 'norigin-spatial-navigation', from: '2.3.0', to: '3.3.0' },
+    });
+    expect(text(changes)).toMatch(/Added \(\d+\):\n- /);
 
     const found = await client.callTool({ name: 'search_docs', arguments: { query: 'dash.js' } });
     expect(text(found)).toContain('/docs/player-manager-mono/packages/player-adapter-dash.js/');

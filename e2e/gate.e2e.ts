@@ -1,7 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 
 import { expect, hydrated, test } from './fixtures';
-import { olderReleasePaths } from './synced';
+import { apiReferencePaths, olderReleasePaths } from './synced';
 
 /** Docusaurus's runtime in the page (with the portal's gated prefetch: false when nothing is loaded). */
 interface Runtime {
@@ -141,7 +141,11 @@ test.describe('an anonymous reader', () => {
     const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1] ?? '').pathname).sort();
     // With the open package's licence and its older releases, which the build writes from the
     // content cache (site/sources.yaml).
-    const synced = ['/docs/Norigin-Spatial-Navigation/LICENSE', ...olderReleasePaths('norigin-spatial-navigation')];
+    const synced = [
+      '/docs/Norigin-Spatial-Navigation/LICENSE',
+      ...olderReleasePaths('norigin-spatial-navigation'),
+      ...apiReferencePaths('norigin-spatial-navigation'),
+    ];
     expect(synced.length).toBeGreaterThan(5);
     expect(paths).toEqual([...publicPages, ...synced].sort());
   });

@@ -82,6 +82,7 @@ export default defineConfig({
         'oauth.e2e.ts',
         'access-requests.e2e.ts',
         'versions.e2e.ts',
+        'api-reference.e2e.ts',
         'phones.e2e.ts',
       ],
       use: browser,

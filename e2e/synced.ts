@@ -1,5 +1,8 @@
 // What the content cache holds of a synced package section (site/sources.yaml), for tests
 // that list the pages the build writes from it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { loadSources, readState } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
@@ -10,4 +13,24 @@ export function olderReleasePaths(id: string): string[] {
   const cached = readState(paths.cacheDir)?.sources[id];
   if (!source || !cached?.versions) throw new Error(`${id} is not synced: run npm run sync`);
   return cached.versions.slice(1).map((version) => `/docs/${source.section}/${version.version}/`);
+}
+
+/**
+ * The API reference's pages of each documented release of a synced package, as the build
+ * writes them from the content cache: `api/`, `api/api-changes` and a page per symbol.
+ */
+export function apiReferencePaths(id: string): string[] {
+  const paths = syncPaths();
+  const source = loadSources(paths.sourcesFile, { siteDir: paths.siteDir }).sources.find((entry) => entry.id === id);
+  const cached = readState(paths.cacheDir)?.sources[id];
+  if (!source || !cached?.versions) throw new Error(`${id} is not synced: run npm run sync`);
+  return cached.versions.flatMap((version, index) => {
+    const dir = cached.api?.find((entry) => entry.version === version.version)?.dir;
+    if (!dir) return [];
+    const base = `/docs/${source.section}/${index === 0 ? '' : `${version.version}/`}api/`;
+    const model = JSON.parse(readFileSync(join(paths.cacheDir, dir, 'model.json'), 'utf8')) as {
+      symbols: { slug: string }[];
+    };
+    return [base, `${base}api-changes`, ...model.symbols.map((symbol) => `${base}${symbol.slug}`)];
+  });
 }

@@ -8,6 +8,7 @@ import {
   isRepositoryPage,
   repositoryPages,
 } from './src/data/repository-pages';
+import { hasApiReference } from './src/data/synced-reference';
 
 /** One sidebar entry (the package exports only the whole config's type). */
 type Item = Extract<SidebarsConfig[string], unknown[]>[number];
@@ -179,7 +180,11 @@ const sidebars: SidebarsConfig = {
       },
       items: [
         // Made from the package on npm (site/sources.yaml); older versions are outside the sidebar.
-        project('Norigin-Spatial-Navigation', repositoryPages),
+        // Its API reference and API changes are made from the newest release's type declarations.
+        project('Norigin-Spatial-Navigation', [
+          ...(hasApiReference('norigin-spatial-navigation') ? ['api/index', 'api/api-changes'] : []),
+          ...repositoryPages,
+        ]),
         // One long guide: a page of its own, not a category holding one page.
         { type: 'doc', id: 'Spat-Nav/Detailed_README_SpatNav', label: 'Spatial Navigation in Depth' },
         project('layout-engine', ['CHANGELOG', 'LICENSE', 'CONTRIBUTING']),

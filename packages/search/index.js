@@ -112,7 +112,8 @@ export function correctQuery(instance, query) {
 
 /**
  * How strongly a page is *about* the query, from the words of its title and headings:
- * 3 its title starts with the query's words (`useFocusable`, `Layout Engine`), 2 a heading
+ * 4 its title is the query's words (a symbol's reference page, `useFocusable`), 3 its title
+ * starts with them (`Layout Engine` for "layout"), 2 a heading
  * does, 1 its title has them all, 0 none of these. Pagefind scores each merged bundle on its
  * own word statistics, so a page that defines a name can rank below pages of another bundle
  * that only mention it; the headings say what the page defines, whichever bundle it is in.
@@ -129,7 +130,7 @@ export function aboutness(query, page) {
     return want.every((part, index) => parts[index] === part);
   };
   const title = page.meta.title ?? '';
-  if (startsWith(title)) return 3;
+  if (startsWith(title)) return wordParts(title).length === want.length ? 4 : 3;
   const headings = (page.anchors ?? []).filter((anchor) => /^h[1-6]$/i.test(anchor.element ?? ''));
   if (headings.some((heading) => startsWith(heading.text ?? ''))) return 2;
   const titleParts = wordParts(title);

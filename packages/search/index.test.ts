@@ -186,11 +186,27 @@ describe('aboutness and rank', () => {
   });
 
   it('scores a title that starts with the query over a heading that does over a title that has it', () => {
-    expect(aboutness('layout engine', result('/a', 'Layout Engine'))).toBe(3);
+    expect(aboutness('layout', result('/a', 'Layout Engine'))).toBe(3);
     expect(aboutness('useFocusable', result('/a', 'Spatial Navigation', ['useFocusable options']))).toBe(2);
     expect(aboutness('useFocusable', result('/a', 'Hooks', ['useFocusableButton']))).toBe(0);
     expect(aboutness('engine', result('/a', 'Layout Engine'))).toBe(1);
     expect(aboutness('useFocusable', { meta: {}, anchors: [{ element: 'div', text: 'useFocusable' }] })).toBe(0);
+  });
+
+  it('scores a title that is the query over one that starts with it: a symbol finds its reference page first', () => {
+    expect(aboutness('layout engine', result('/a', 'Layout Engine'))).toBe(4);
+    expect(aboutness('useFocusable', result('/api/useFocusable', 'useFocusable'))).toBe(4);
+    expect(aboutness('useFocusable', result('/api/UseFocusableConfig', 'UseFocusableConfig'))).toBe(0);
+    const found = [
+      result('/readme', 'Norigin Spatial Navigation', ['useFocusable']),
+      result('/api/changes', 'Norigin Spatial Navigation API changes'),
+      result('/api/useFocusable', 'useFocusable'),
+    ];
+    expect(rank('useFocusable', found).map((item) => item.url)).toEqual([
+      '/api/useFocusable',
+      '/readme',
+      '/api/changes',
+    ]);
   });
 
   it('keeps Pagefind’s order within a rank and drops prefix-only matches', () => {

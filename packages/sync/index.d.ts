@@ -57,6 +57,39 @@ export interface CachedSource {
   error?: string;
   releases?: { version: string; date: string | null }[];
   versions?: CachedVersion[];
+  /** The API reference of every release in the source's range (npm only), newest first. */
+  api?: CachedReference[];
+}
+
+/** A release's API reference in the cache: `dir` holds model.json and pages/<slug>.md; or why it has none. */
+export interface CachedReference {
+  version: string;
+  dir?: string;
+  symbols?: number;
+  /** The dependencies whose declarations it re-exports, at the versions the release pinned. */
+  dependencies?: Record<string, string>;
+  error?: string;
+}
+
+/** One exported symbol of a release, as model.json holds it. */
+export interface ApiSymbol {
+  name: string;
+  /** The page's name under api/ (the name, or name-kind where two differ only in case). */
+  slug: string;
+  kind: 'hook' | 'function' | 'class' | 'interface' | 'type' | 'enum' | 'namespace' | 'constant' | 'variable' | 'other';
+  /** The declaration as one text: two releases whose texts differ changed the symbol. */
+  declaration: string;
+  /** The summary of its doc comment, Markdown. */
+  summary: string;
+  /** The package that declares it (a dependency it re-exports, or the package itself), and the file. */
+  from?: string;
+  file?: string;
+}
+
+export interface ApiModel {
+  package: string;
+  version: string;
+  symbols: ApiSymbol[];
 }
 
 export interface SyncState {

@@ -10,6 +10,8 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import ini from 'ini';
 import semver from 'semver';
 
+import { DECLARATIONS_FORMAT, fetchDeclarations, readDeclarations } from './declarations.js';
+import { makeReferences, readReference, referenceMarker, referencePaths } from './reference.js';
 import { pickVersions } from './sources.js';
 
 export { DEFAULT_FILES, loadSources, pickVersions, SourcesError } from './sources.js';
@@ -184,7 +186,85 @@ async function syncNpm(source, { cacheDir, settings, log, previous }) {
   log(
     `${source.id}: ${source.package}, ${versions.length} versions (${fetched} fetched, ${versions.length - fetched} already in the cache), ${releases.length} releases.`,
   );
-  return { kind: 'npm', package: source.package, fetchedAt: new Date().toISOString(), releases, versions };
+  const api = await cacheReferences(source, packument, { cacheDir, settings, pacote, log });
+  return { kind: 'npm', package: source.package, fetchedAt: new Date().toISOString(), releases, versions, api };
+}
+
+/**
+ * The API reference of every release in the source's range (not only those it publishes: the
+ * API changes compare each release with the one published before it): its declarations, then
+ * its reference, each made once and kept while its marker holds. Newest first.
+ */
+async function cacheReferences(source, packument, { cacheDir, settings, pacote, log }) {
+  const inRange = semverSorted(Object.keys(packument.versions ?? {})).filter((version) =>
+    semver.satisfies(version, source.versions),
+  );
+  const entries = [];
+  let fetched = 0;
+  for (const version of inRange) {
+    const paths = referencePaths(cacheDir, source.package, version);
+    const dist = packument.versions[version].dist ?? {};
+    const marker = `${DECLARATIONS_FORMAT}\n${dist.integrity ?? dist.shasum ?? version}\n`;
+    let declarations = readDeclarations(paths.declarations, marker);
+    if (!declarations) {
+      try {
+        declarations = await fetchDeclarations({
+          pacote,
+          settings,
+          name: source.package,
+          version,
+          integrity: dist.integrity,
+          date: packument.time?.[version] ?? null,
+          dir: paths.declarations,
+          marker,
+        });
+        fetched += 1;
+      } catch (error) {
+        entries.push({ version, error: `its declarations could not be fetched (${error.code ?? error.message})` });
+        continue;
+      }
+    }
+    if (!declarations.entry) {
+      entries.push({ version, error: 'the release carries no type declarations' });
+      continue;
+    }
+    entries.push({ version, paths, declarations, marker: referenceMarker(marker) });
+  }
+  const missing = entries.filter((entry) => entry.paths && !readReference(entry.paths.reference, entry.marker));
+  const made = await makeReferences(
+    missing.map((entry) => ({
+      version: entry.version,
+      package: source.package,
+      entry: entry.declarations.entry,
+      declarations: entry.paths.declarations,
+      dir: entry.paths.reference,
+      marker: entry.marker,
+    })),
+  );
+  for (const { version, error } of made)
+    if (error)
+      Object.assign(
+        entries.find((e) => e.version === version),
+        { error },
+      );
+  const api = entries.map((entry) => {
+    if (entry.error) return { version: entry.version, error: entry.error };
+    const model = readReference(entry.paths.reference, entry.marker);
+    if (!model) return { version: entry.version, error: 'its reference could not be made' };
+    return {
+      version: entry.version,
+      dir: relative(cacheDir, entry.paths.reference),
+      symbols: model.symbols.length,
+      dependencies: entry.declarations.dependencies,
+    };
+  });
+  const failed = api.filter((entry) => entry.error);
+  log(
+    `${source.id}: API reference of ${api.length - failed.length} releases (${fetched} declarations fetched, ${made.length} references made)${
+      failed.length ? `; none for ${failed.map((entry) => `${entry.version} (${entry.error})`).join(', ')}` : ''
+    }.`,
+  );
+  return api;
 }
 
 /** Every release, newest first (prereleases by semver's order among them). */

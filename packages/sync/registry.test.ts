@@ -1,108 +1,43 @@
 // The npm kind against a private registry: a real Verdaccio on a free port that lets only
 // signed-in users read its packages, a package the test publishes in three versions with
 // npm itself, and a token in the project's .npmrc, as a company's own registry would be used.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { type RunningVerdaccio, startVerdaccio } from '../../tools/lib/verdaccio.mjs';
 import { loadSources, sync } from './index.js';
 
-const verdaccio = fileURLToPath(new URL('../../node_modules/.bin/verdaccio', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'portal-registry-'));
 const project = join(work, 'project');
 const siteDir = join(project, 'site');
 mkdirSync(siteDir, { recursive: true });
 
+let verdaccio: RunningVerdaccio;
 let registry = '';
 let token = '';
-let server: ChildProcess | undefined;
-
-/** Starts Verdaccio with its storage and users in the test's folder, and waits until it answers. */
-async function startRegistry(): Promise<void> {
-  const port = await getPort();
-  registry = `http://127.0.0.1:${port}/`;
-  const config = join(work, 'verdaccio.yaml');
-  writeFileSync(
-    config,
-    [
-      `storage: ${join(work, 'storage')}`,
-      'auth:',
-      '  htpasswd:',
-      `    file: ${join(work, 'htpasswd')}`,
-      '    max_users: 10',
-      // No uplinks: the registry never reaches out, and anything not published here is a 404.
-      'packages:',
-      "  '@tvco/*':",
-      '    access: $authenticated',
-      '    publish: $authenticated',
-      "  '**':",
-      '    access: $authenticated',
-      '    publish: $authenticated',
-      'log: { type: stdout, format: json, level: error }',
-      '',
-    ].join('\n'),
-  );
-  server = spawn(process.execPath, [verdaccio, '--config', config, '--listen', `127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let tries = 0; ; tries++) {
-    const up = await fetch(`${registry}-/ping`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return;
-    if (tries > 300 || server.exitCode !== null) throw new Error(`Verdaccio did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Adds a user as `npm adduser` does, and returns the token the registry gives for it. */
-async function addUser(name: string, password: string): Promise<string> {
-  const response = await fetch(`${registry}-/user/org.couchdb.user:${name}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, type: 'user', roles: [] }),
-  });
-  const body = (await response.json()) as { token?: string };
-  if (!response.ok || !body.token) throw new Error(`adding ${name}: ${response.status} ${JSON.stringify(body)}`);
-  return body.token;
-}
 
 /** Publishes one version of @tvco/player-kit with npm, its README naming the version. */
 function publish(version: string): void {
-  const dir = join(work, `publish-${version}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({
-      name: '@tvco/player-kit',
-      version,
-      description: 'Player kit for the test registry',
-      license: 'UNLICENSED',
-      peerDependencies: { react: '>=18' },
-      files: ['README.md', 'CHANGELOG.md', 'docs/', 'index.js'],
-    }),
+  verdaccio.publish(
+    {
+      'package.json': JSON.stringify({
+        name: '@tvco/player-kit',
+        version,
+        description: 'Player kit for the test registry',
+        license: 'UNLICENSED',
+        peerDependencies: { react: '>=18' },
+        files: ['README.md', 'CHANGELOG.md', 'docs/', 'index.js'],
+      }),
+      'README.md': `# Player kit\n\nThe README of ${version}.\n`,
+      'CHANGELOG.md': `# Changes\n\n## ${version}\n`,
+      'index.js': `export const version = '${version}';\n`,
+      'docs/setup.md': `# Setup\n\nSetting up ${version}.\n`,
+    },
+    token,
   );
-  writeFileSync(join(dir, 'README.md'), `# Player kit\n\nThe README of ${version}.\n`);
-  writeFileSync(join(dir, 'CHANGELOG.md'), `# Changes\n\n## ${version}\n`);
-  writeFileSync(join(dir, 'index.js'), `export const version = '${version}';\n`);
-  mkdirSync(join(dir, 'docs'));
-  writeFileSync(join(dir, 'docs', 'setup.md'), `# Setup\n\nSetting up ${version}.\n`);
-  const host = registry.replace(/^http:/, '');
-  writeFileSync(join(dir, '.npmrc'), `registry=${registry}\n${host}:_authToken=${token}\n`);
-  execFileSync('npm', ['publish', '--userconfig', join(dir, '.npmrc'), '--registry', registry], {
-    cwd: dir,
-    stdio: 'pipe',
-    env: { ...process.env, npm_config_registry: registry },
-  });
 }
 
 function sources() {
@@ -115,13 +50,14 @@ function sources() {
 }
 
 beforeAll(async () => {
-  await startRegistry();
-  token = await addUser('publisher', 'a-long-enough-password');
+  verdaccio = await startVerdaccio({ work });
+  registry = verdaccio.registry;
+  token = await verdaccio.addUser('publisher', 'a-long-enough-password');
   for (const version of ['1.0.0', '1.1.0', '2.0.0']) publish(version);
 }, 120_000);
 
-afterAll(() => {
-  server?.kill();
+afterAll(async () => {
+  await verdaccio?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import { loadSources } from '@portal/sync';
 import { describe, expect, it } from 'vitest';
 
 import sidebars from '../sidebars';
+import { hasApiReference } from '../src/data/synced-reference';
 import { isPlatformId } from '../src/data/platforms';
 
 const siteDir = join(import.meta.dirname, '..');
@@ -89,7 +90,16 @@ describe('the docs content', () => {
         : [];
       const ids = sidebarIds(sidebars.tutorialSidebar).filter((id) => id.startsWith(`${section}/`));
       expect(ids.sort()).toEqual(
-        ['README', 'CHANGELOG', 'LICENSE', ...handWritten].map((name) => `${section}/${name}`).sort(),
+        // The API reference and changes, made from the newest release's type declarations.
+        [
+          'README',
+          'CHANGELOG',
+          'LICENSE',
+          ...(hasApiReference(source.id) ? ['api/index', 'api/api-changes'] : []),
+          ...handWritten,
+        ]
+          .map((name) => `${section}/${name}`)
+          .sort(),
       );
     },
   );

@@ -27,6 +27,7 @@ import { agentReader } from '../plugins/agent-meter.js';
 import { ADMIN_PATH, BEARER_CHALLENGE } from '../plugins/guards.js';
 import { mcpChallenge, originOf, resourceMetadataUrl } from './oauth.js';
 import type { SiteFile } from '../site.js';
+import { registerApiReferenceTools } from './api-reference-tools.js';
 import type { GateContext } from './context.js';
 
 /** The gate's context; agents need its tokens and search. */
@@ -108,7 +109,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest, c
   const server = new McpServer(
     { name: 'norigin-developer-docs', version: '1.0.0' },
     {
-      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, and get a package's newest release notes with latest_changelog. You see the pages that ${reader.email} may read.`,
+      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, get a package's newest release notes with latest_changelog, and a synced package's API with get_symbol and api_changes. You see the pages that ${reader.email} may read.`,
     },
   );
   const notFound = (path: string) => ({
@@ -217,6 +218,8 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest, c
   );
   // Tools are fixed for a server's life (one per request): no list-changed notification is ever sent, so none is advertised.
   server.server.registerCapabilities({ tools: { listChanged: undefined } });
+  // get_symbol and api_changes: the synced packages' API, from the models the build leaves.
+  registerApiReferenceTools(server, () => ctx.site, reader);
   return server;
 }
 

@@ -72,12 +72,14 @@ export interface RegistryModule {
  */
 export function registryModules(mainJs: string): Map<string, RegistryModule> {
   const ids = new Map<string, RegistryModule>();
-  const entry = /(?:"([\w$-]+)"|([A-Za-z_$][\w$]*)|(\d[\w.]*)):\[\(\)=>((?:[^[\]]|\[[^[\]]*\])*?),"([^"]+)",(\d+)\]/g;
+  const entry =
+    /(?:"([\w$-]+)"|([A-Za-z_$][\w$]*)|(\d[\w.]*)):\[\(\)=>((?:[^[\]]|\[[^[\]]*\])*?),"([^"]+)",(\d[\w.]*)\]/g;
   for (const match of mainJs.matchAll(entry)) {
     // A numeric key may be minified to another notation (`17896441` → `0x11113f9`).
     const name = match[1] ?? match[2] ?? (match[3] === undefined ? undefined : String(Number(match[3])));
+    // So may a module id (`4000` → `4e3`): the client manifest names it in decimal.
     if (name && match[6] && match[4] !== undefined)
-      ids.set(name, { moduleId: match[6], chunkIds: [...dynamicImportChunkIds(match[4])] });
+      ids.set(name, { moduleId: String(Number(match[6])), chunkIds: [...dynamicImportChunkIds(match[4])] });
   }
   return ids;
 }

@@ -1,7 +1,9 @@
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { isPublicRoute } from '@portal/access';
+import { type ApiModels, apiModelsUrl } from '@portal/built-site/api-reference';
 import { isCurrent, loadSources, readState } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
@@ -33,19 +35,29 @@ export default function packageSourcesPlugin(context: LoadContext): Plugin {
     );
   }
   const packages: PackageVersions[] = [];
+  const models: ApiModels[] = [];
   for (const source of loaded.sources as Source[]) {
     if (source.kind === 'local') continue;
-    const { files, versions } = sectionPages(source, state.sources[source.id] as CachedSource, {
+    const { files, versions, reference } = sectionPages(source, state.sources[source.id] as CachedSource, {
       cacheDir: paths.cacheDir,
       siteDir: context.siteDir,
     });
     writeSection(join(context.siteDir, 'docs', source.section), files);
     if (isPublicRoute(versions.basePath)) packages.push(versions);
+    if (reference.models.versions.length) models.push(reference.models);
   }
   return {
     name: 'portal-package-sources',
     contentLoaded({ actions }) {
       actions.setGlobalData({ packages } satisfies PackageSourcesData);
+    },
+    // Each package's API models, in its section (so read by its readers only), for the gate's MCP tools.
+    async postBuild({ outDir }) {
+      for (const model of models) {
+        const file = join(outDir, ...apiModelsUrl(model.basePath).split('/'));
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, JSON.stringify(model));
+      }
     },
     getPathsToWatch: () => [paths.sourcesFile, join(paths.cacheDir, 'state.json')],
   };

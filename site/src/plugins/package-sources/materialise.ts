@@ -12,6 +12,7 @@ import type { CachedSource, CachedVersion, Source } from '@portal/sync';
 import { stringify } from 'yaml';
 
 import { packageMarkdown, repositoryWeb } from './readme';
+import { changesAnchor, historyLine, linkSymbols, type Reference, sectionReference } from './reference';
 
 export type { CachedSource, CachedVersion, Source };
 
@@ -61,16 +62,33 @@ function whatIs(source: Source, version: CachedVersion): string {
   return source.kind === 'npm' ? `\`${name}\`` : `${source.title} (${source.repository})`;
 }
 
+/** What a release's API changed, in a few words for its landing page. */
+function apiSummary(change: ReturnType<Reference['changesOf']>): string {
+  if (!change) return '';
+  return ` (against ${change.from}: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added)`;
+}
+
 /** Everything the section's folder holds, as paths relative to it, and the picker's data. */
 export function sectionPages(
   source: Source,
   cached: CachedSource,
   { cacheDir, siteDir }: { cacheDir: string; siteDir: string },
-): { files: Map<string, string | { copyFrom: string }>; versions: PackageVersions } {
+): { files: Map<string, string | { copyFrom: string }>; versions: PackageVersions; reference: Reference } {
   const files = new Map<string, string | { copyFrom: string }>();
   const versions = cached.versions ?? [];
   const latest = versions[0];
   if (!latest) throw new Error(`${source.id}: the content cache holds no version; run npm run sync.`);
+  const reference = sectionReference(
+    source,
+    cached,
+    versions.map((version) => ({
+      version: version.version,
+      folder: version === latest ? '' : `${version.version}/`,
+      date: version.date,
+    })),
+    { cacheDir, page },
+  );
+  for (const [path, text] of reference.files) files.set(path, text);
   const basePath = `/docs/${source.section}/`;
   const overlay = source.pages ? join(siteDir, source.pages) : undefined;
   const overlayPages = overlay && existsSync(overlay) ? readdirSync(overlay).filter(isMarkdown) : [];
@@ -110,6 +128,10 @@ export function sectionPages(
         ? `${repository}/blob/${version.tag ?? (source.kind === 'npm' ? `v${version.version}` : 'HEAD')}`
         : undefined;
       const converted = packageMarkdown(text, { pageFor, repositoryBlob: blob, homepageOrigin });
+      // Inline code and code blocks that name a symbol lead to its page in this version's reference.
+      converted.markdown = linkSymbols(converted.markdown, reference.symbolsOf(version.version), (symbol) =>
+        posix.relative(here, `api/${symbol.slug}.md`),
+      );
       const isLanding = target === 'README.md';
       const title = isLanding
         ? folder
@@ -128,6 +150,9 @@ export function sectionPages(
                   .join(', ')}.`
               : '',
             `Every release and its date: [release history](${posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`)}).`,
+            reference.pages.has(version.version)
+              ? `Its exported API, from its type declarations: [API reference](${posix.relative(here, 'api/index.md')}) and [API changes](${posix.relative(here, 'api/api-changes.md')})${apiSummary(reference.changesOf(version.version))}.`
+              : '',
           ]
             .filter(Boolean)
             .join(' ')
@@ -164,6 +189,7 @@ export function sectionPages(
       );
       pathsHere.push('');
     }
+    pathsHere.push(...(reference.pages.get(version.version) ?? []));
     picker.versions.push({
       version: version.version,
       date: version.date,
@@ -186,7 +212,9 @@ export function sectionPages(
       : line
         ? `Documented with the newest release of its line, [${line.version}](${link(line.path)}).`
         : 'Outside the range of versions this portal documents.';
-    return `## ${version} - ${day(date)}\n\nPublished on ${longDay(date)}. ${docs}`;
+    // What its API changed, on the reference of the newest documented release (it lists every release).
+    const api = historyLine(reference.changesOf(version), `api/api-changes.md#${changesAnchor(version)}`);
+    return `## ${version} - ${day(date)}\n\nPublished on ${longDay(date)}. ${docs}${api ? `\n\n${api}` : ''}`;
   });
   const name = source.package ?? source.title;
   files.set(
@@ -240,7 +268,7 @@ export function sectionPages(
       'LICENSE',
       ...overlayPages.map((name) => name.replace(/\.md$/, '')),
     ].sort();
-  return { files, versions: picker };
+  return { files, versions: picker, reference };
 }
 
 function* walk(dir: string, prefix = ''): Generator<string> {

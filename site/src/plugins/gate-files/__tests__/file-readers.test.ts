@@ -162,13 +162,14 @@ describe('combining readers', () => {
 });
 
 describe('reading the route registry out of the main bundle', () => {
-  it('finds quoted, bare and numeric keys in any notation, with the chunks each loader fetches', () => {
+  it('finds quoted, bare and numeric keys and module ids in any notation, with the chunks each loader fetches', () => {
     const main =
       'var r={"0e384e19":[()=>n.e("5217").then(n.bind(n,424)),"@site/docs/intro.md",424],' +
       'a7bd4aaa:[()=>n.e("5575").then(n.bind(n,7278)),"@theme/DocVersionRoot",7278],' +
       '0x11113f9:[()=>Promise.all([n.e("4014"),n.e("2065"),n.e("106")]).then(n.bind(n,9933)),"@theme/DocItem",9933],' +
       '"814f3328":[()=>n.e("1833").then(n.t.bind(n,5513,19)),"~blog/default/blog-post-list-prop-default.json",5513],' +
-      '"5e9f5e1a":[()=>Promise.resolve().then(n.bind(n,7629)),"@generated/docusaurus.config",7629]}';
+      '"5e9f5e1a":[()=>Promise.resolve().then(n.bind(n,7629)),"@generated/docusaurus.config",7629],' +
+      'a12d2d48:[()=>t.e("97714").then(t.bind(t,4e3)),"@site/docs/x/api/FocusHandler.md",4e3]}';
     const modules = registryModules(main);
     expect(Object.fromEntries(modules)).toEqual({
       '0e384e19': { moduleId: '424', chunkIds: ['5217'] },
@@ -176,6 +177,7 @@ describe('reading the route registry out of the main bundle', () => {
       '17896441': { moduleId: '9933', chunkIds: ['4014', '2065', '106'] },
       '814f3328': { moduleId: '5513', chunkIds: ['1833'] },
       '5e9f5e1a': { moduleId: '7629', chunkIds: [] },
+      a12d2d48: { moduleId: '4000', chunkIds: ['97714'] },
     });
   });
 

@@ -1,0 +1,205 @@
+// The type declarations of a release: the package's `types` (or `typings`) entry and every
+// .d.ts file it reaches, with the declarations of the dependencies it imports at the versions
+// the release pins, laid out as npm would install them (`package/` and its `node_modules/`),
+// so that TypeScript, and TypeDoc after it, resolves a re-export where npm would.
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+
+import semver from 'semver';
+
+/** Changes when what a declarations folder holds changes: every folder made before is made again. */
+export const DECLARATIONS_FORMAT = 'declarations 2';
+
+/** Dependencies of dependencies are followed this deep: a re-export of a re-export is still found. */
+const DEPTH = 3;
+
+/** The declarations entry of a package.json, relative to the package, or undefined. */
+export function typesEntry(manifest, packageDir) {
+  const dotExport = manifest.exports?.['.'];
+  const candidates = [
+    manifest.types,
+    manifest.typings,
+    typeof dotExport === 'object' && dotExport !== null ? (dotExport.types ?? dotExport.import?.types) : undefined,
+    typeof manifest.main === 'string' ? manifest.main.replace(/\.(c|m)?js$/, '.d.ts') : undefined,
+    'index.d.ts',
+  ];
+  return candidates
+    .filter((entry) => typeof entry === 'string')
+    .map((entry) => posix.normalize(entry.replace(/^\.\//, '')))
+    .find((entry) => existsSync(join(packageDir, entry)));
+}
+
+const SPECIFIERS = [
+  /\bfrom\s*['"]([^'"]+)['"]/g,
+  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /^\s*import\s+['"]([^'"]+)['"]/gm,
+  /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+];
+
+/** The module specifiers and referenced paths of a declaration file. */
+export function specifiersOf(text) {
+  const found = new Set();
+  for (const pattern of SPECIFIERS) for (const match of text.matchAll(pattern)) found.add(match[1]);
+  const paths = [...text.matchAll(/\/\/\/\s*<reference\s+path\s*=\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
+  return { specifiers: [...found], paths };
+}
+
+/** The package a bare specifier names (`lodash/debounce` → lodash, `@scope/a/b` → @scope/a). */
+export function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** The declaration file a relative specifier means, as TypeScript would look for it. */
+function resolveRelative(packageDir, from, specifier) {
+  const base = posix.normalize(posix.join(posix.dirname(from), specifier));
+  const stem = base.replace(/\.(c|m)?js$/, '');
+  const candidates = [
+    `${stem}.d.ts`,
+    `${stem}.d.mts`,
+    `${stem}.d.cts`,
+    base,
+    `${base}.d.ts`,
+    `${base}/index.d.ts`,
+    `${stem}.ts`,
+  ];
+  return candidates.find((candidate) => candidate.endsWith('.ts') && existsSync(join(packageDir, candidate)));
+}
+
+/**
+ * The declaration files reachable from `entry` inside one package, and the packages its
+ * declarations import by name.
+ */
+export function reachableDeclarations(packageDir, entry) {
+  const files = new Set();
+  const packages = new Set();
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.pop();
+    if (files.has(file) || file.startsWith('..')) continue;
+    files.add(file);
+    const { specifiers, paths } = specifiersOf(readFileSync(join(packageDir, file), 'utf8'));
+    for (const path of paths) {
+      const target = resolveRelative(packageDir, file, path);
+      if (target) queue.push(target);
+    }
+    for (const specifier of specifiers) {
+      if (specifier.startsWith('.')) {
+        const target = resolveRelative(packageDir, file, specifier);
+        if (target) queue.push(target);
+      } else if (!specifier.startsWith('node:')) packages.add(packageOf(specifier));
+    }
+  }
+  return { files: [...files].sort(), packages: [...packages].sort() };
+}
+
+/**
+ * Copies a package's package.json and the declarations its entry reaches into `target`. The
+ * copy's name carries the release it was fetched for: TypeDoc tells symbols apart by their
+ * package's name and path, and one run converts several releases of the same package.
+ */
+function keepDeclarations(unpacked, target, release) {
+  const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+  const entry = typesEntry(manifest, unpacked);
+  if (!entry) return undefined;
+  const { files, packages } = reachableDeclarations(unpacked, entry);
+  mkdirSync(target, { recursive: true });
+  writeFileSync(
+    join(target, 'package.json'),
+    JSON.stringify({ ...manifest, name: `${manifest.name}@release-${release}`, types: entry }, null, 2),
+  );
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    cpSync(join(unpacked, file), join(target, file));
+  }
+  return { manifest, entry, files, packages };
+}
+
+/**
+ * The version of `name` a release pinned with `range`: the newest that satisfies it and was
+ * published by the release's date (what an install on that day got), else the newest that
+ * satisfies it.
+ */
+export function pinnedVersion(packument, range, releasedAt) {
+  const versions = Object.keys(packument.versions ?? {}).filter(
+    (version) => semver.valid(version) && semver.satisfies(version, range),
+  );
+  const until = releasedAt ? Date.parse(releasedAt) + 60 * 60 * 1000 : Infinity;
+  const published = versions.filter((version) => {
+    const at = Date.parse(packument.time?.[version] ?? '');
+    return Number.isNaN(at) || at <= until;
+  });
+  return semver.maxSatisfying(published.length ? published : versions, range) ?? undefined;
+}
+
+/**
+ * Fetches the declarations of `name@version` into `dir` (`dir/package/…`), replacing it whole,
+ * with those of the dependencies they import at the versions the release pins. Answers what
+ * it kept, or `{ entry: undefined }` when the release carries no declarations.
+ * @param {{ pacote: any, settings: Record<string, unknown>, name: string, version: string, integrity?: string, date?: string | null, dir: string, marker: string }} options
+ */
+export async function fetchDeclarations({ pacote, settings, name, version, integrity, date, dir, marker }) {
+  const staging = `${dir}.${process.pid}.tmp`;
+  const unpackedBase = `${dir}.${process.pid}.unpacked`;
+  rmSync(staging, { recursive: true, force: true });
+  const dependencies = {};
+  let count = 0;
+  const unpack = async (spec, options) => {
+    const unpacked = `${unpackedBase}-${count++}`;
+    rmSync(unpacked, { recursive: true, force: true });
+    await pacote.extract(spec, unpacked, { ...settings, ...options });
+    return unpacked;
+  };
+  try {
+    const root = await unpack(`${name}@${version}`, { integrity });
+    const kept = keepDeclarations(root, join(staging, 'package'), version);
+    if (kept) {
+      // The dependencies the declarations import, breadth first, each at the version its dependant pins.
+      const queue = kept.packages.map((dependency) => ({ dependency, from: kept.manifest, depth: 1 }));
+      while (queue.length) {
+        const { dependency, from, depth } = queue.shift();
+        const range = from.dependencies?.[dependency] ?? from.optionalDependencies?.[dependency];
+        if (!range || dependencies[dependency] || depth > DEPTH) continue;
+        let packument;
+        try {
+          packument = await pacote.packument(dependency, { ...settings, fullMetadata: true });
+        } catch {
+          continue; // a dependency the registry does not have: its types stay unresolved, as they would for npm
+        }
+        const pinned = pinnedVersion(packument, range, date);
+        if (!pinned) continue;
+        const unpacked = await unpack(`${dependency}@${pinned}`, {
+          integrity: packument.versions[pinned]?.dist?.integrity,
+        });
+        const own = keepDeclarations(unpacked, join(staging, 'package', 'node_modules', dependency), version);
+        if (!own) continue;
+        dependencies[dependency] = pinned;
+        for (const next of own.packages) queue.push({ dependency: next, from: own.manifest, depth: depth + 1 });
+      }
+    }
+    mkdirSync(staging, { recursive: true });
+    const summary = { entry: kept?.entry, dependencies };
+    writeFileSync(join(staging, 'declarations.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(join(staging, '.complete'), marker);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dirname(dir), { recursive: true });
+    renameSync(staging, dir);
+    return summary;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    for (let index = 0; index < count; index++) rmSync(`${unpackedBase}-${index}`, { recursive: true, force: true });
+  }
+}
+
+/** The JSON `file` of a cache folder, when the folder is complete and was made with `marker`. */
+export function readMarked(dir, marker, file) {
+  try {
+    if (readFileSync(join(dir, '.complete'), 'utf8') !== marker) return undefined;
+    return JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a declarations folder holds, when it is complete and made with `marker`. */
+export const readDeclarations = (dir, marker) => readMarked(dir, marker, 'declarations.json');

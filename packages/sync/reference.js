@@ -1,0 +1,312 @@
+// The API reference of each release, made once from its declarations (declarations.js) with
+// TypeDoc and typedoc-plugin-markdown: `model.json`, one entry per exported symbol (its kind,
+// a one-line signature and the summary of its doc comment), which the API changes compare;
+// and `pages/<slug>.md`, the plugin's page of each symbol, which the site build turns into
+// the reference pages. Releases whose reference is missing are converted in one TypeDoc run,
+// which parses TypeScript's own libraries once for all of them.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, posix, relative } from 'node:path';
+
+import { readMarked } from './declarations.js';
+
+/** Changes when the model or the pages change shape: every reference made before is made again. */
+export const REFERENCE_FORMAT = 'reference 5';
+
+const require = createRequire(import.meta.url);
+
+/** The versions of TypeDoc and its Markdown plugin, which decide what a reference holds. */
+export function referenceTools() {
+  // From the package's main file up to its package.json: neither exports `./package.json`.
+  const version = (name) => {
+    for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+      try {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        if (manifest.name === name) return manifest.version;
+      } catch {
+        // not the package's folder yet
+      }
+    }
+    return 'unknown';
+  };
+  return `typedoc ${version('typedoc')}, typedoc-plugin-markdown ${version('typedoc-plugin-markdown')}`;
+}
+
+/** The marker a reference folder carries: its format, the tools and the declarations it was made from. */
+export function referenceMarker(declarationsMarker) {
+  return `${REFERENCE_FORMAT}\n${referenceTools()}\n${declarationsMarker}`;
+}
+
+/** What a reference folder holds (its model), when it is complete and made with `marker`. */
+export const readReference = (dir, marker) => readMarked(dir, marker, 'model.json');
+
+/** The kind readers look for a symbol by (the reference groups its index by these). */
+function kindOf(reflection, ReflectionKind) {
+  const callable =
+    reflection.kindOf(ReflectionKind.Function) ||
+    (reflection.kindOf(ReflectionKind.Variable) && reflection.type?.type === 'reflection'
+      ? (reflection.type.declaration.signatures?.length ?? 0) > 0
+      : false);
+  if (callable) return /^use[A-Z0-9]/.test(reflection.name) ? 'hook' : 'function';
+  if (reflection.kindOf(ReflectionKind.Class)) return 'class';
+  if (reflection.kindOf(ReflectionKind.Interface)) return 'interface';
+  if (reflection.kindOf(ReflectionKind.TypeAlias)) return 'type';
+  if (reflection.kindOf(ReflectionKind.Enum)) return 'enum';
+  if (reflection.kindOf(ReflectionKind.Namespace)) return 'namespace';
+  if (reflection.kindOf(ReflectionKind.Variable)) return reflection.flags.isConst ? 'constant' : 'variable';
+  return 'other';
+}
+
+const typeText = (type) => (type ? type.toString() : 'unknown');
+
+function typeParameters(list) {
+  if (!list?.length) return '';
+  return `<${list
+    .map(
+      (parameter) =>
+        `${parameter.name}${parameter.type ? ` extends ${typeText(parameter.type)}` : ''}${
+          parameter.default ? ` = ${typeText(parameter.default)}` : ''
+        }`,
+    )
+    .join(', ')}>`;
+}
+
+function signatureText(name, signature) {
+  const parameters = (signature.parameters ?? []).map(
+    (parameter) =>
+      `${parameter.flags.isRest ? '...' : ''}${parameter.name}${parameter.flags.isOptional || parameter.defaultValue ? '?' : ''}: ${typeText(parameter.type)}`,
+  );
+  return `${name}${typeParameters(signature.typeParameters)}(${parameters.join(', ')}): ${typeText(signature.type)}`;
+}
+
+/** A member of an interface or class, one line. */
+function memberText(member, ReflectionKind) {
+  if (member.flags.isPrivate) return undefined;
+  const prefix = `${member.flags.isStatic ? 'static ' : ''}${member.flags.isProtected ? 'protected ' : ''}${member.flags.isReadonly ? 'readonly ' : ''}`;
+  if (member.signatures?.length)
+    return member.signatures.map((signature) => `${prefix}${signatureText(member.name, signature)}`).join('; ');
+  if (member.kindOf(ReflectionKind.Accessor))
+    return `${prefix}${member.name}: ${typeText(member.getSignature?.type ?? member.setSignature?.parameters?.[0]?.type)}`;
+  return `${prefix}${member.name}${member.flags.isOptional ? '?' : ''}: ${typeText(member.type)}`;
+}
+
+/**
+ * The declaration of an exported symbol as one text, the same for the same API: two releases
+ * whose texts differ changed the symbol.
+ */
+export function declarationText(reflection, kind, ReflectionKind, name = reflection.name) {
+  switch (kind) {
+    case 'function':
+    case 'hook': {
+      const signatures = reflection.signatures ?? reflection.type?.declaration?.signatures ?? [];
+      return signatures.map((signature) => `function ${signatureText(name, signature)}`).join('\n');
+    }
+    case 'class':
+    case 'interface': {
+      const heritage = [
+        reflection.extendedTypes?.length ? ` extends ${reflection.extendedTypes.map(typeText).join(', ')}` : '',
+        reflection.implementedTypes?.length
+          ? ` implements ${reflection.implementedTypes.map(typeText).join(', ')}`
+          : '',
+      ].join('');
+      const members = (reflection.children ?? [])
+        .filter((member) => !member.flags.isExternal || kind === 'interface')
+        .filter((member) => !member.inheritedFrom)
+        .map((member) => memberText(member, ReflectionKind))
+        .filter(Boolean)
+        .sort();
+      const head = `${kind} ${name}${typeParameters(reflection.typeParameters)}${heritage}`;
+      return members.length ? `${head} {\n${members.map((line) => `  ${line};`).join('\n')}\n}` : `${head} {}`;
+    }
+    case 'type':
+      return `type ${name}${typeParameters(reflection.typeParameters)} = ${typeText(reflection.type)}`;
+    case 'enum':
+      return `enum ${name} { ${(reflection.children ?? [])
+        .map((member) => `${member.name}${member.type ? ` = ${typeText(member.type)}` : ''}`)
+        .join(', ')} }`;
+    case 'constant':
+    case 'variable':
+      return `${kind === 'constant' ? 'const' : 'let'} ${name}: ${typeText(reflection.type)}`;
+    default:
+      return `${name}: ${typeText(reflection.type)}`;
+  }
+}
+
+function summaryOf(reflection, Comment) {
+  const comment =
+    reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.type?.declaration?.signatures?.[0]?.comment;
+  return comment ? Comment.combineDisplayParts(comment.summary).trim() : '';
+}
+
+/** The package a declaration file belongs to, from its path in a declarations folder. */
+function declaringPackage(fullFileName, own) {
+  const path = fullFileName.replace(/\\/g, '/');
+  const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
+  if (match) return { name: match[1], file: match[2] };
+  const inPackage = /\/package\/(.*)$/.exec(path);
+  return { name: own, file: inPackage ? inPackage[1] : posix.basename(path) };
+}
+
+/** The reference's own pages beside the symbols' (`api/` and `api/api-changes`). */
+const RESERVED = new Set(['index', 'readme', 'api-changes']);
+
+/**
+ * Page names unique without regard to case (the gate matches paths so), and apart from the
+ * reference's own pages: a clash gets its kind.
+ */
+function slugs(symbols) {
+  const taken = new Map();
+  for (const symbol of symbols) {
+    const key = symbol.name.toLowerCase();
+    taken.set(key, (taken.get(key) ?? 0) + 1);
+  }
+  return symbols.map((symbol) =>
+    taken.get(symbol.name.toLowerCase()) > 1 || RESERVED.has(symbol.name.toLowerCase())
+      ? `${symbol.name}-${symbol.kind}`
+      : symbol.name,
+  );
+}
+
+/**
+ * Makes the reference of each release in `releases` (each `{ version, declarations, dir,
+ * marker, package, entry }`, `declarations` the folder declarations.js filled, `dir` where the
+ * reference goes) in one TypeDoc run. A release whose conversion fails is answered with its
+ * error and left without a reference; the others are kept.
+ * @returns {Promise<{ version: string, error?: string }[]>}
+ */
+export async function makeReferences(releases) {
+  if (releases.length === 0) return [];
+  const { Application, Comment, ReflectionKind } = await import('typedoc');
+  const { MarkdownPageEvent } = await import('typedoc-plugin-markdown');
+  const scratch = `${dirname(releases[0].dir)}/.typedoc.${process.pid}.tmp`;
+  const entryPoints = releases.map((release) => join(release.declarations, 'package', release.entry));
+  // No options files are read (the empty list of readers): the reference depends on the release alone.
+  const app = await Application.bootstrapWithPlugins(
+    {
+      entryPoints,
+      entryPointStrategy: 'resolve',
+      plugin: ['typedoc-plugin-markdown'],
+      markdown: scratch,
+      readme: 'none',
+      skipErrorChecking: true,
+      excludePrivate: true,
+      excludeInternal: true,
+      logLevel: 'Error',
+      compilerOptions: { skipLibCheck: true, noEmit: true, strict: true, types: [], lib: ['es2022', 'dom'] },
+      // typedoc-plugin-markdown: a page per exported symbol, without the headings the portal's page gives.
+      outputFileStrategy: 'members',
+      flattenOutputFiles: true,
+      hidePageHeader: true,
+      hideBreadcrumbs: true,
+      hidePageTitle: true,
+      useCodeBlocks: true,
+    },
+    [],
+  );
+  const project = await app.convert();
+  if (!project)
+    return releases.map(({ version }) => ({ version, error: 'TypeDoc could not convert the declarations' }));
+  // One entry point: the project is the module; several: a module each, found by its entry file.
+  const moduleOf = new Map();
+  if (releases.length === 1) moduleOf.set(releases[0], project);
+  else
+    for (const child of project.children ?? []) {
+      const file = child.sources?.[0]?.fullFileName;
+      const release = releases.find((candidate, index) => file && file === entryPoints[index]);
+      if (release && child.kindOf(ReflectionKind.Module)) moduleOf.set(release, child);
+    }
+
+  const pageOf = new Map(); // reflection → { url, contents }
+  app.renderer.on(MarkdownPageEvent.END, (page) => {
+    if (page.model) pageOf.set(page.model, { url: page.url, contents: page.contents ?? '' });
+  });
+  await app.generateOutputs(project);
+  rmSync(scratch, { recursive: true, force: true });
+
+  const results = [];
+  for (const release of releases) {
+    const module = moduleOf.get(release);
+    if (!module) {
+      results.push({ version: release.version, error: 'TypeDoc found no module in its declarations' });
+      continue;
+    }
+    // A declaration file two releases share word for word is converted once: the later release
+    // holds a reference to the earlier one's symbol, which is its own symbol too.
+    const exported = (module.children ?? [])
+      .filter((child) => !child.kindOf(ReflectionKind.Module))
+      .map((child) =>
+        child.kindOf(ReflectionKind.Reference)
+          ? { name: child.name, target: child.getTargetReflectionDeep() }
+          : { name: child.name, target: child },
+      );
+    const symbols = exported.map(({ name, target: reflection }) => {
+      const kind = kindOf(reflection, ReflectionKind);
+      const source = reflection.sources?.[0];
+      const from = source ? declaringPackage(source.fullFileName, release.package) : undefined;
+      return {
+        name,
+        kind,
+        declaration: declarationText(reflection, kind, ReflectionKind, name),
+        summary: summaryOf(reflection, Comment),
+        ...(from ? { from: from.name, file: from.file } : {}),
+      };
+    });
+    const names = slugs(symbols);
+    symbols.forEach((symbol, index) => (symbol.slug = names[index]));
+    // The plugin's links between pages, by the symbol a page is of: each becomes a link to that symbol's page here.
+    const slugByName = new Map(symbols.map((symbol, index) => [symbol.name, names[index]]));
+    const slugByUrl = new Map();
+    for (const [reflection, page] of pageOf) {
+      const slug = slugByName.get(reflection.name);
+      if (slug) slugByUrl.set(page.url, slug);
+    }
+    const staging = `${release.dir}.${process.pid}.tmp`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(join(staging, 'pages'), { recursive: true });
+    exported.forEach(({ target: reflection }, index) => {
+      const page = pageOf.get(reflection);
+      const symbol = symbols[index];
+      const body = page ? relink(page.contents, page.url, slugByUrl) : '';
+      writeFileSync(join(staging, 'pages', `${symbol.slug}.md`), cleanPage(body, release.package));
+    });
+    const model = { package: release.package, version: release.version, symbols };
+    writeFileSync(join(staging, 'model.json'), `${JSON.stringify(model, null, 1)}\n`);
+    writeFileSync(join(staging, '.complete'), release.marker);
+    rmSync(release.dir, { recursive: true, force: true });
+    mkdirSync(dirname(release.dir), { recursive: true });
+    renameSync(staging, release.dir);
+    results.push({ version: release.version });
+  }
+  return results;
+}
+
+/** The plugin's links to other pages of the run, made links to the symbol pages beside this one; others lose their link. */
+function relink(markdown, url, slugByUrl) {
+  return markdown.replace(/\[([^\]]*)\]\(([^)\s]+?\.md)(#[^)\s]*)?\)/g, (whole, text, target, anchor = '') => {
+    const slug = slugByUrl.get(posix.normalize(posix.join(posix.dirname(url), target)));
+    return slug ? `[${text}](${slug}.md${anchor})` : text;
+  });
+}
+
+/** A page as the portal shows it: the place of its declaration named by package, not by a path of the cache. */
+function cleanPage(markdown, own) {
+  return `${markdown
+    // A deprecated member's heading is struck through; its "Deprecated" section says so, and a
+    // heading's text stays the same in the page and its Markdown twin.
+    .replace(/^(#{1,6} )~~(.+?)~~\s*$/gm, '$1$2')
+    .replace(/^Defined in: (.+?)(:\d+)?$/gm, (_, path) => {
+      const { name, file } = declaringPackage(`/${path.replace(/\\(.)/g, '$1')}`, own);
+      return `Declared in \`${name}\` (\`${file}\`).`;
+    })
+    .trim()}\n`;
+}
+
+/** Where a release's declarations and reference lie in the cache, relative to it. */
+export function referencePaths(cacheDir, name, version) {
+  const base = join(cacheDir, 'types', name.replace('/', '+'), version);
+  return {
+    declarations: join(base, 'declarations'),
+    reference: join(base, 'reference'),
+    relative: relative(cacheDir, base),
+  };
+}

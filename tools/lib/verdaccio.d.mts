@@ -1,0 +1,8 @@
+export interface RunningVerdaccio {
+  /** `http://127.0.0.1:<port>/` */
+  registry: string;
+  addUser(name: string, password: string): Promise<string>;
+  publish(files: Record<string, string>, token: string): void;
+  stop(): Promise<void>;
+}
+export declare function startVerdaccio(options: { work: string }): Promise<RunningVerdaccio>;

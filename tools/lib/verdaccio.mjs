@@ -1,0 +1,71 @@
+// Starts a throw-away private npm registry (Verdaccio, from the project's devDependencies) for
+// the sync's tests: loopback, a free port, storage and users in the test's folder, no uplinks
+// (anything not published to it is a 404), and only signed-in users may read or publish.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { freePort } from './ports.mjs';
+import { answers, startProcess } from './process.mjs';
+
+const verdaccio = fileURLToPath(new URL('../../node_modules/.bin/verdaccio', import.meta.url));
+
+/** Starts Verdaccio in `work`; `addUser` answers a token, `publish` publishes a folder with npm itself. */
+export async function startVerdaccio({ work }) {
+  const port = await freePort();
+  const registry = `http://127.0.0.1:${port}/`;
+  const config = join(work, 'verdaccio.yaml');
+  writeFileSync(
+    config,
+    [
+      `storage: ${join(work, 'storage')}`,
+      'auth:',
+      '  htpasswd:',
+      `    file: ${join(work, 'htpasswd')}`,
+      '    max_users: 10',
+      'packages:',
+      "  '**':",
+      '    access: $authenticated',
+      '    publish: $authenticated',
+      'log: { type: stdout, format: json, level: error }',
+      '',
+    ].join('\n'),
+  );
+  const server = startProcess(process.execPath, [verdaccio, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    name: `Verdaccio on port ${port}`,
+    stdout: 'collect',
+    stderr: 'collect',
+  });
+  await server.waitUntil(answers(`${registry}-/ping`), { timeoutMs: 30_000 });
+
+  /** Adds a user as `npm adduser` does, and answers the token the registry gives for it. */
+  const addUser = async (name, password) => {
+    const response = await fetch(`${registry}-/user/org.couchdb.user:${name}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, type: 'user', roles: [] }),
+    });
+    const body = await response.json();
+    if (!response.ok || !body.token) throw new Error(`adding ${name}: ${response.status} ${JSON.stringify(body)}`);
+    return body.token;
+  };
+
+  /** Writes `files` (package.json among them) into a folder of `work` and publishes it with npm and `token`. */
+  const publish = (files, token) => {
+    const manifest = JSON.parse(files['package.json']);
+    const dir = join(work, `publish-${manifest.name.replace('/', '+')}-${manifest.version}`);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    writeFileSync(join(dir, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`);
+    execFileSync('npm', ['publish', '--userconfig', join(dir, '.npmrc'), '--registry', registry], {
+      cwd: dir,
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_registry: registry },
+    });
+  };
+
+  return { registry, addUser, publish, stop: () => server.stop() };
+}
