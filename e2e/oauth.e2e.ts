@@ -130,7 +130,14 @@ test.describe('an assistant signs in to /mcp with OAuth', () => {
     const { client, context } = await connectFromNothing(browser, base, partnerReader);
     await context.close();
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(tools).toEqual(['latest_changelog', 'list_sections', 'read_page', 'search_docs']);
+    expect(tools).toEqual([
+      'api_changes',
+      'get_symbol',
+      'latest_changelog',
+      'list_sections',
+      'read_page',
+      'search_docs',
+    ]);
     const page = await client.callTool({ name: 'read_page', arguments: { path: '/docs/layout-engine/' } });
     expect(page.isError).toBeFalsy();
     expect(text(page)).toMatch(/^---\n[\s\S]*?\n---\n\n# Layout Engine\n/);

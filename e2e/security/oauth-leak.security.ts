@@ -17,8 +17,8 @@ import { demoReader, emulatorReaders, partnerReader } from '../readers';
  * pages of this build have (each internal page's longest line of prose that no partner or
  * open page carries). A partner's OAuth access token, got through registration, sign-in and
  * consent, asks every MCP tool for them: read_page of each staff-only page in every
- * spelling, search_docs for their words, list_sections, latest_changelog of each package
- * name those pages have. No answer may carry a canary.
+ * spelling, search_docs for their words, list_sections, latest_changelog, get_symbol and
+ * api_changes of each package name those pages have. No answer may carry a canary.
  */
 
 /** A partner's OAuth access token for /mcp: registration, the authorize request, sign-in (a session) and consent. */
@@ -85,7 +85,10 @@ test('a partner’s OAuth token never reads a staff-only canary through any MCP 
       await ask('read_page', { path });
     const words = canary.match(/[A-Za-z]{6,}/g) ?? [];
     await ask('search_docs', { query: words.slice(0, 3).join(' ') || canary.slice(0, 60), limit: 20 });
-    await ask('latest_changelog', { package: url.split('/')[2] ?? 'x' });
+    const pkg = url.split('/')[2] ?? 'x';
+    await ask('latest_changelog', { package: pkg });
+    await ask('get_symbol', { package: pkg, name: words[0] ?? 'index' });
+    await ask('api_changes', { package: pkg, from: '1.0.0' });
   }
   await client.close();
   const all = answers.join('\n');

@@ -219,7 +219,7 @@ function mcpServer(ctx: AgentContext, reader: Reader, request: FastifyRequest, c
   // Tools are fixed for a server's life (one per request): no list-changed notification is ever sent, so none is advertised.
   server.server.registerCapabilities({ tools: { listChanged: undefined } });
   // get_symbol and api_changes: the synced packages' API, from the models the build leaves.
-  registerApiReferenceTools(server, () => ctx.site, reader);
+  registerApiReferenceTools(server, () => ctx.site, reader, READ_ONLY);
   return server;
 }
 

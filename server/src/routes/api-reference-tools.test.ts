@@ -74,7 +74,7 @@ describe('MCP get_symbol and api_changes', () => {
         ...miniSiteFileReaders,
         '/docs/Norigin-Spatial-Navigation/api/models.json': 'public',
         '/docs/Norigin-Spatial-Navigation/api/setFocus.md': 'public',
-        '/docs/frontend-guidelines/api/models.json': ['admin', 'staff'],
+        '/docs/frontend-guidelines/api/models.json': ['internal'],
       },
     );
     ({ app, readers } = await readyTestApp(site));
@@ -135,7 +135,7 @@ describe('MCP get_symbol and api_changes', () => {
     expect(changes.content[0]?.text).toMatch(/Removed \(1\):\n- pause/);
   });
 
-  it("keeps a package outside the reader's groups out of both tools, as if it did not exist", async () => {
+  it("keeps a package outside the reader's units out of both tools, as if it did not exist", async () => {
     const partner = await tokenOf(['partner']);
     for (const [name, args] of [
       ['get_symbol', { package: 'guides', name: 'setFocus' }],

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 import { mayRead } from '@portal/access';
@@ -38,10 +39,10 @@ function allModels(site: Site): Models[] {
 const simple = (name: string) => name.toLowerCase().replace(/^@[^/]+\//, '');
 
 /** The package a reader means (its id, npm name with or without scope, or section), among those they may read. */
-function packageFor(site: Site, groups: readonly string[], wanted: string): Models | undefined {
+function packageFor(site: Site, units: readonly string[], wanted: string): Models | undefined {
   const key = simple(wanted.trim());
   return allModels(site)
-    .filter(({ file }) => file.access === 'public' || mayRead(groups, file.groups))
+    .filter(({ file }) => file.access === 'public' || mayRead(units, file.units))
     .find(({ models }) =>
       [models.id, models.package, models.basePath.replace(/^\/docs\/|\/$/g, '')].some(
         (name) => simple(name) === key || name.toLowerCase() === wanted.trim().toLowerCase(),
@@ -77,15 +78,21 @@ function lines(title: string, symbols: readonly (ApiSymbolLike & { before?: stri
 /**
  * MCP's API reference tools: `get_symbol` (a symbol's declaration and docs in a release) and
  * `api_changes` (what changed between two releases), over the models the build leaves in each
- * package's section; a package outside the reader's groups is one that does not exist.
+ * package's section; a package outside the reader's units is one that does not exist.
  */
-export function registerApiReferenceTools(server: McpServer, site: () => Site, reader: Reader): void {
+export function registerApiReferenceTools(
+  server: McpServer,
+  site: () => Site,
+  reader: Reader,
+  annotations: ToolAnnotations,
+): void {
   server.registerTool(
     'get_symbol',
     {
       title: "A symbol of a package's API",
       description:
         'The declaration (signature), kind and doc comment of a symbol a synced package exports, such as useFocusable of @noriginmedia/norigin-spatial-navigation, in its newest release unless `version` names another, with its reference page.',
+      annotations,
       inputSchema: {
         package: PACKAGE,
         name: z.string().min(1).max(200).describe('The exported name, such as useFocusable'),
@@ -94,7 +101,7 @@ export function registerApiReferenceTools(server: McpServer, site: () => Site, r
     },
     async ({ package: wanted, name, version }) => {
       const current = site();
-      const found = packageFor(current, reader.groups, wanted);
+      const found = packageFor(current, reader.units, wanted);
       if (!found) return notFound(`No API reference of ${wanted}. Use list_sections to see the packages.`);
       const { models } = found;
       const release = models.versions.find((entry) => entry.version === (version ?? models.latest));
@@ -147,6 +154,7 @@ export function registerApiReferenceTools(server: McpServer, site: () => Site, r
       title: "What changed in a package's API",
       description:
         "What a synced package's exported API removed, changed and added from one release to another, worked out from the releases' type declarations (not the changelog).",
+      annotations,
       inputSchema: {
         package: PACKAGE,
         from: VERSION.describe('The release you are on, such as 2.3.0'),
@@ -154,7 +162,7 @@ export function registerApiReferenceTools(server: McpServer, site: () => Site, r
       },
     },
     async ({ package: wanted, from, to }) => {
-      const found = packageFor(site(), reader.groups, wanted);
+      const found = packageFor(site(), reader.units, wanted);
       if (!found) return notFound(`No API reference of ${wanted}. Use list_sections to see the packages.`);
       const { models } = found;
       const target = to ?? models.latest;

@@ -116,8 +116,9 @@ export default function AssistantPage(): React.JSX.Element {
           <ol className={styles.steps}>
             <li>
               List the server’s tools (<code>/mcp</code> in Claude Code, the tools menu in VS Code’s or Cursor’s chat):
-              it offers <code>search_docs</code>, <code>read_page</code>, <code>list_sections</code> and{' '}
-              <code>latest_changelog</code>.
+              it offers <code>search_docs</code>, <code>read_page</code>, <code>list_sections</code>,{' '}
+              <code>latest_changelog</code>, and for the packages with an API reference <code>get_symbol</code> and{' '}
+              <code>api_changes</code>.
             </li>
             <li>
               Ask it something only these pages answer, for example “Search the Norigin docs for how focus moves between
