@@ -1,4 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+
+import type { LoadContext } from '@docusaurus/types';
 
 import { describe, expect, it } from 'vitest';
 import { accessStyles, lockedItemSelector } from '@portal/access';
@@ -65,14 +70,20 @@ describe('the groups hint head script', () => {
 });
 
 describe('the access-marks plugin', () => {
-  it('puts the access styles with the lock, then the hint script, in the head of every page', () => {
-    const tags = accessMarks().injectHtmlTags?.({ content: undefined });
-    expect(tags).toEqual({
-      headTags: [
-        { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles + lockedItemStyles },
-        { tagName: 'script', innerHTML: groupsHintScript() },
-      ],
-    });
+  it("puts the access styles with the locks in the site's stylesheet, and the hint script in the head of every page", async () => {
+    const generatedFilesDir = await mkdtemp(join(tmpdir(), 'access-marks-'));
+    try {
+      const plugin = accessMarks({ generatedFilesDir } as LoadContext);
+      await plugin.loadContent?.();
+      const [stylesheet, ...others] = plugin.getClientModules?.() ?? [];
+      expect(others).toEqual([]);
+      expect(await readFile(stylesheet ?? '', 'utf8')).toBe(accessStyles() + lockMarkStyles + lockedItemStyles);
+      expect(plugin.injectHtmlTags?.({ content: undefined })).toEqual({
+        headTags: [{ tagName: 'script', innerHTML: groupsHintScript() }],
+      });
+    } finally {
+      await rm(generatedFilesDir, { recursive: true, force: true });
+    }
   });
 
   it('locks private items for signed-out visitors only, with alternative text', () => {

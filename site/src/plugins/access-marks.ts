@@ -1,4 +1,6 @@
-import type { Plugin } from '@docusaurus/types';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LoadContext, Plugin } from '@docusaurus/types';
 import { accessStyles, lockedItemSelector } from '@portal/access';
 
 export { GROUPS_HINT_COOKIE } from '../auth/session-store';
@@ -132,23 +134,35 @@ ${LOCKED} > .menu__list-item-collapsible > .menu__link {
 }
 `;
 
+/** Where the access styles are written, inside Docusaurus's generated files. */
+export const OUT_DIR = 'access-marks';
+
+/** The access styles: hide or lock what a reader may not open (packages/access), and the locks. */
+export function accessMarksCss(): string {
+  return accessStyles() + lockMarkStyles + lockedItemStyles;
+}
+
 /**
  * Marks who may open what on every page: the access styles (hide, for a signed-in reader,
- * every item outside their groups, or lock it when its unit is listed; a lock for a
- * signed-out visitor) and the head script that applies the groups hint before the first
- * paint. Inline, so they apply before any
- * stylesheet or script loads; the build step hashes inline scripts for the CSP.
+ * every item outside their units, or lock it when its unit is listed; a lock for a
+ * signed-out visitor) go into the site's stylesheet as a client module, which every page
+ * loads before its first paint and a browser keeps between pages; the head script that
+ * applies the groups hint is inline (the build step hashes inline scripts for the CSP), so
+ * the root element carries the reader's classes before that stylesheet applies.
  */
-export default function accessMarks(): Plugin {
+export default function accessMarks(context: LoadContext): Plugin {
+  const outDir = join(context.generatedFilesDir, OUT_DIR);
   return {
     name: 'access-marks',
+    async loadContent() {
+      await mkdir(outDir, { recursive: true });
+      await writeFile(join(outDir, 'access.css'), accessMarksCss());
+    },
+    getClientModules() {
+      return [join(outDir, 'access.css')];
+    },
     injectHtmlTags() {
-      return {
-        headTags: [
-          { tagName: 'style', innerHTML: accessStyles() + lockMarkStyles + lockedItemStyles },
-          { tagName: 'script', innerHTML: groupsHintScript() },
-        ],
-      };
+      return { headTags: [{ tagName: 'script', innerHTML: groupsHintScript() }] };
     },
   };
 }
