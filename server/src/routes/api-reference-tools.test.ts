@@ -69,9 +69,17 @@ describe('MCP get_symbol and api_changes', () => {
         'docs/frontend-guidelines/api/models.json': JSON.stringify(
           models('guides', '@noriginmedia/guides-kit', '/docs/frontend-guidelines/'),
         ),
+        // Models a partner may read beside a symbol page they may not: the page's own labels count.
+        'docs/layout-engine/api/index.html': page('API reference'),
+        'docs/layout-engine/api/setFocus.md': '# setFocus\n\nLayout canary: only staff read this page.\n',
+        'docs/layout-engine/api/models.json': JSON.stringify(
+          models('layout', '@noriginmedia/layout-kit', '/docs/layout-engine/'),
+        ),
       },
       {
         ...miniSiteFileReaders,
+        '/docs/layout-engine/api/models.json': 'public',
+        '/docs/layout-engine/api/setFocus.md': ['internal'],
         '/docs/Norigin-Spatial-Navigation/api/models.json': 'public',
         '/docs/Norigin-Spatial-Navigation/api/setFocus.md': 'public',
         '/docs/frontend-guidelines/api/models.json': ['internal'],
@@ -147,7 +155,12 @@ describe('MCP get_symbol and api_changes', () => {
         `No API reference of ${args.package}. Use list_sections to see the packages.`,
       );
     }
+    const layout = await call(partner, 'get_symbol', { package: 'layout', name: 'setFocus' });
+    expect(layout.structuredContent).toMatchObject({ package: '@noriginmedia/layout-kit', version: '2.0.0' });
+    expect(layout.content[0]?.text).not.toContain('Layout canary');
     const staff = await tokenOf(['staff']);
+    const staffLayout = await call(staff, 'get_symbol', { package: 'layout', name: 'setFocus' });
+    expect(staffLayout.content[0]?.text).toContain('Layout canary');
     const read = await call(staff, 'get_symbol', { package: 'guides', name: 'setFocus' });
     expect(read.structuredContent).toMatchObject({ package: '@noriginmedia/guides-kit', version: '2.0.0' });
   });

@@ -122,7 +122,11 @@ export function registerApiReferenceTools(
       }
       const url = release.path ? `${release.path}${symbol.slug ?? symbol.name}` : undefined;
       const twin = url ? current.lookup(markdownUrl(url)) : undefined;
-      const page = twin?.bodies.identity?.toString('utf8');
+      // The page's own labels decide too (they are its section's, as the models' are).
+      const page =
+        twin && (twin.access === 'public' || mayRead(reader.units, twin.units))
+          ? twin.bodies.identity?.toString('utf8')
+          : undefined;
       const text = [
         `${symbol.name}: a ${symbol.kind} of ${models.package} ${release.version}${symbol.from && symbol.from !== models.package ? `, declared in ${symbol.from}` : ''}.`,
         `\`\`\`ts\n${symbol.declaration}\n\`\`\``,
