@@ -20,9 +20,14 @@ export function fullTitle(pageTitle: string): string {
   return `${pageTitle} ${site.titleDelimiter} ${site.title}`;
 }
 
-/** Waits until React has hydrated the server-rendered page, as Docusaurus's own tests do. */
+/**
+ * Waits until React has hydrated the server-rendered page, as Docusaurus's own tests do. The
+ * longest pages (2.3.0's README of Norigin Spatial Navigation: 5,584 elements) took more than
+ * the default 5 s to hydrate with the suite's two workers on a two-core machine; a wait, not
+ * a measure of speed (that is `npm run bench`).
+ */
 export async function hydrated(page: Page): Promise<void> {
-  await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached();
+  await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached({ timeout: 15_000 });
 }
 
 /** Fills and sends the login page's form, as a reader does. */
