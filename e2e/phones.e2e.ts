@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 
 import { accountMenu, expect, hydrated, test } from './fixtures';
 import { adminReader, demoReader, partnerReader, signedInContext } from './readers';
+import { OLDER_SYMBOL_PAGE } from './synced';
 
 /**
  * Issue 34: on a phone (390 × 844) no page is wider than the screen, in any state, for any
@@ -24,12 +25,6 @@ interface Entry {
 const manifest = JSON.parse(readFileSync(new URL('../site/build/portal-manifest.json', import.meta.url), 'utf8')) as {
   entries: Record<string, Entry>;
 };
-
-/**
- * An older release's page of one symbol: the same template as the newest release's page of it,
- * which the walk loads (a few hundred such pages would take the walk past its time).
- */
-const OLDER_SYMBOL_PAGE = /\/\d+\.\d+\.\d+\/api\/(?!api-changes\/?$)[^/]+\/?$/;
 
 /**
  * The public API reference pages a signed-in walk leaves to the signed-out one: every symbol

@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import { loadSources, readState } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
+/**
+ * An older release's page of one symbol: the same template as the newest release's page of it.
+ * Walks that load page after page leave them out (a few hundred such pages would take a walk
+ * past its time); the build's checks and the leak crawls still take every one.
+ */
+export const OLDER_SYMBOL_PAGE = /\/\d+\.\d+\.\d+\/api\/(?!api-changes\/?$)[^/]+\/?$/;
+
 /** The paths of a synced package's releases other than its newest (`/docs/<section>/2.3.0/`). */
 export function olderReleasePaths(id: string): string[] {
   const paths = syncPaths();
