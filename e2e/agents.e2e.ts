@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect, test } from '@playwright/test';
 
 import { startSession } from '../scripts/portal-client.mjs';
-import { demoReader, emulatorReaders, partnerReader } from './readers';
+import { demoReader, emulatorReaders, MCP_TOOLS, partnerReader } from './readers';
 
 const docsDir = fileURLToPath(new URL('../site/docs/', import.meta.url));
 
@@ -94,14 +94,7 @@ test.describe('the MCP server, with the SDK’s own client', () => {
     const { token } = await tokenFor(base, partnerReader);
     const client = await mcp(base, token);
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(tools).toEqual([
-      'api_changes',
-      'get_symbol',
-      'latest_changelog',
-      'list_sections',
-      'read_page',
-      'search_docs',
-    ]);
+    expect(tools).toEqual(MCP_TOOLS);
     // The open package's API, from the build's reference.
     const symbol = await client.callTool({
       name: 'get_symbol',

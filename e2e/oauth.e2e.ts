@@ -13,7 +13,7 @@ import type { Browser, BrowserContext } from '@playwright/test';
 
 import { startSession } from '../scripts/portal-client.mjs';
 import { expect, signInWithEmail, test } from './fixtures';
-import { adminReader, emulatorReaders, partnerReader } from './readers';
+import { adminReader, emulatorReaders, MCP_TOOLS, partnerReader } from './readers';
 
 /*
  * An assistant connects to /mcp from nothing, as the MCP authorization specification says: the
@@ -130,14 +130,7 @@ test.describe('an assistant signs in to /mcp with OAuth', () => {
     const { client, context } = await connectFromNothing(browser, base, partnerReader);
     await context.close();
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(tools).toEqual([
-      'api_changes',
-      'get_symbol',
-      'latest_changelog',
-      'list_sections',
-      'read_page',
-      'search_docs',
-    ]);
+    expect(tools).toEqual(MCP_TOOLS);
     const page = await client.callTool({ name: 'read_page', arguments: { path: '/docs/layout-engine/' } });
     expect(page.isError).toBeFalsy();
     expect(text(page)).toMatch(/^---\n[\s\S]*?\n---\n\n# Layout Engine\n/);
