@@ -61,6 +61,25 @@ function generatedSite(count) {
 }
 
 /** `growth`: the generated-page counts to build (500 and 2,000; --quick builds 500 only). */
+/**
+ * Two kinds of cold build measured in alternating rounds (`runs[a]`, `runs[b]`: coldBuild's
+ * results), as the report reads them: each kind's median wall time and pages, the ratio of the
+ * medians and each round's own ratio (its spread), under `<prefix>.`.
+ */
+export function comparedBuilds(prefix, runs, a, b) {
+  const aS = median(runs[a].map((run) => run.wallMs)) / 1000;
+  const bS = median(runs[b].map((run) => run.wallMs)) / 1000;
+  return {
+    [`${prefix}.build_rounds`]: runs[a].length,
+    [`${prefix}.build_${a}_s`]: round(aS, 1),
+    [`${prefix}.build_${b}_s`]: round(bS, 1),
+    [`${prefix}.build_${a}_pages`]: runs[a][0]?.pages,
+    [`${prefix}.build_${b}_pages`]: runs[b][0]?.pages,
+    [`${prefix}.${a}_vs_${b}_build`]: round(aS / bS, 3),
+    [`${prefix}.${a}_vs_${b}_spread`]: runs[a].map((run, index) => round(run.wallMs / runs[b][index].wallMs, 3)),
+  };
+}
+
 export async function measureBuilds({ rounds, growth, log }) {
   const site = copySiteSources(join(workDir, 'build-portal'));
   // Inside the copy: its package.json (no "type": "module") makes the server bundle CommonJS.

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 
 import { syncPaths } from '@portal/sync/paths';
 
-import { coldBuild } from './build.mjs';
-import { copySiteSources, median, round, workDir } from './lib.mjs';
+import { coldBuild, comparedBuilds } from './build.mjs';
+import { copySiteSources, workDir } from './lib.mjs';
 
 /** A copy of the content cache whose state names no API reference. */
 function cacheWithoutReference() {
@@ -37,17 +37,5 @@ export async function measureReference({ rounds, log }) {
       );
     }
   }
-  const withS = median(runs.with.map((run) => run.wallMs)) / 1000;
-  const withoutS = median(runs.without.map((run) => run.wallMs)) / 1000;
-  return {
-    'reference.build_rounds': rounds,
-    'reference.build_with_s': round(withS, 1),
-    'reference.build_without_s': round(withoutS, 1),
-    'reference.build_with_pages': runs.with[0]?.pages,
-    'reference.build_without_pages': runs.without[0]?.pages,
-    'reference.with_vs_without_build': round(withS / withoutS, 3),
-    'reference.with_vs_without_spread': runs.with.map((run, index) =>
-      round(run.wallMs / runs.without[index].wallMs, 3),
-    ),
-  };
+  return comparedBuilds('reference', runs, 'with', 'without');
 }

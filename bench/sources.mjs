@@ -8,7 +8,7 @@ import { loadSources, readState, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 import { parse, stringify } from 'yaml';
 
-import { coldBuild } from './build.mjs';
+import { coldBuild, comparedBuilds } from './build.mjs';
 import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
 
 /** A copy of the site whose synced sources publish their newest release only, with a cache of its own. */
@@ -124,18 +124,10 @@ export async function measureSources({ rounds, log }) {
     }
   }
   const rebuild = await measureReleaseRebuild({ rounds, log, sourceId: synced[0].id });
-  const allS = median(runs.all.map((run) => run.wallMs)) / 1000;
-  const newestS = median(runs.newest.map((run) => run.wallMs)) / 1000;
   return {
     'sources.sync_nochange_ms': round(median(noChange), 0),
     'sources.versions': versions,
-    'sources.build_rounds': rounds,
-    'sources.build_all_s': round(allS, 1),
-    'sources.build_newest_s': round(newestS, 1),
-    'sources.build_all_pages': runs.all[0]?.pages,
-    'sources.build_newest_pages': runs.newest[0]?.pages,
-    'sources.all_vs_newest_build': round(allS / newestS, 3),
-    'sources.all_vs_newest_spread': runs.all.map((run, index) => round(run.wallMs / runs.newest[index].wallMs, 3)),
+    ...comparedBuilds('sources', runs, 'all', 'newest'),
     ...rebuild,
   };
 }
