@@ -23,8 +23,8 @@ function newestOnlySite(latest) {
 
 /**
  * Adds a release to a copy of the content cache, as a sync after a publish would: the newest
- * version's files again under the next minor version, with a line of its own in its README,
- * at the head of the source's versions and releases. Returns a function that takes it out.
+ * version's files and API reference again under the next minor version, with a line of its
+ * own in its README, at the head of the source's versions, releases and references. Returns a function that takes it out.
  */
 function addRelease(cacheDir, sourceId) {
   const file = join(cacheDir, 'state.json');
@@ -41,6 +41,8 @@ function addRelease(cacheDir, sourceId) {
   const date = new Date().toISOString();
   source.versions.unshift({ ...newest, version, dir, date });
   source.releases.unshift({ version, date });
+  // Its API reference as the sync would make it: the newest's declarations, unchanged.
+  if (source.api?.[0]) source.api.unshift({ ...source.api[0], version });
   writeFileSync(file, JSON.stringify(state, null, 2));
   return () => {
     writeFileSync(file, before);

@@ -203,7 +203,15 @@ export function sectionPages(
   const documented = new Map(picker.versions.map((entry) => [entry.version, entry.path]));
   const lineOf = (version: string) => version.split('.').slice(0, 2).join('.');
   const releases = cached.releases ?? versions.map(({ version, date }) => ({ version, date }));
-  const history = releases.map(({ version, date }) => {
+  // The API changes page of the newest documented release that has a reference lists every
+  // release up to it; a newer release without declarations has none to link to.
+  const changesHome = picker.versions.find((entry) => reference.pages.has(entry.version));
+  const listedFrom = releases.findIndex((release) => release.version === changesHome?.version);
+  const changesHref = (version: string, index: number): string | undefined =>
+    changesHome && listedFrom >= 0 && index >= listedFrom
+      ? `${posix.join(posix.relative(basePath, changesHome.path), 'api/api-changes.md')}#${changesAnchor(version)}`
+      : undefined;
+  const history = releases.map(({ version, date }, index) => {
     const own = documented.get(version);
     const line = own ? undefined : picker.versions.find((entry) => lineOf(entry.version) === lineOf(version));
     const link = (path: string) => posix.join(posix.relative(basePath, path), 'README.md');
@@ -212,8 +220,8 @@ export function sectionPages(
       : line
         ? `Documented with the newest release of its line, [${line.version}](${link(line.path)}).`
         : 'Outside the range of versions this portal documents.';
-    // What its API changed, on the reference of the newest documented release (it lists every release).
-    const api = historyLine(reference.changesOf(version), `api/api-changes.md#${changesAnchor(version)}`);
+    const href = changesHref(version, index);
+    const api = href ? historyLine(reference.changesOf(version), href) : '';
     return `## ${version} - ${day(date)}\n\nPublished on ${longDay(date)}. ${docs}${api ? `\n\n${api}` : ''}`;
   });
   const name = source.package ?? source.title;

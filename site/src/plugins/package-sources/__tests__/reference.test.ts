@@ -109,6 +109,20 @@ describe('the API reference of @noriginmedia/norigin-spatial-navigation at three
     );
   });
 
+  it('links the release history to a changes page that exists when the newest release has no reference', () => {
+    // A release published without declarations (or whose reference could not be made).
+    const cached = state.sources.nav as CachedSource;
+    const withoutNewest = { ...cached, api: (cached.api ?? []).filter((entry) => entry.version !== VERSIONS[0]) };
+    const { files } = sectionPages(source, withoutNewest, { cacheDir, siteDir });
+    expect(files.has('api/api-changes.md')).toBe(false);
+    const history = files.get('CHANGELOG.md') as string;
+    const targets = [...history.matchAll(/\]\(([^)#]*api-changes\.md)#([\w-]+)\)/g)];
+    expect(targets.map(([, page, anchor]) => `${page}#${anchor}`)).toEqual([
+      `2.3.0/api/api-changes.md#${changesAnchor('2.3.0')}`,
+    ]);
+    for (const [, page] of targets) expect(files.has(page as string)).toBe(true);
+  });
+
   it('links the README’s code to the reference of its own release, so one click reaches useFocusable', () => {
     const { files } = sectionPages(source, state.sources.nav as CachedSource, { cacheDir, siteDir });
     const readme = files.get('2.3.0/README.md') as string;
