@@ -68,6 +68,23 @@ test.describe('the login page', () => {
     expect(await description(page, 'E-mail')).toBe('Enter a valid e-mail address.');
   });
 
+  test('keeps what the reader typed before the page hydrated, and signs them in with it', async ({ page }) => {
+    // A slow phone: the page's code arrives a second after its HTML, and the reader types meanwhile.
+    await page.route(/\/assets\/js\/main(\.[\w]+)?\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/login?next=%2Fdocs%2F', { waitUntil: 'commit' });
+    await email(page).fill(demoReader.email);
+    await password(page).fill(demoReader.password);
+    expect(await page.locator('html').getAttribute('data-has-hydrated')).not.toBe('true');
+    await hydrated(page);
+    await expect(email(page)).toHaveValue(demoReader.email);
+    await expect(password(page)).toHaveValue(demoReader.password);
+    await signInButton(page).click();
+    await expect(page).toHaveURL(/\/docs\/$/);
+  });
+
   test.describe('after a refused sign-in', () => {
     // The identity service answers a wrong password with 400, which Chromium logs.
     test.use({ allowedConsoleErrors: /status of 400/ });

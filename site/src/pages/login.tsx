@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import { useLocation } from '@docusaurus/router';
@@ -263,6 +263,13 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
   const getReady = (): void => {
     if (prepare) prepareSignIn();
   };
+
+  // What the reader typed before the page hydrated stays (a slow phone): the e-mail field is
+  // controlled, and React would set it back to its first render's empty value.
+  useLayoutEffect(() => {
+    const typed = emailRef.current?.value;
+    if (typed) setEmail(typed);
+  }, []);
 
   // The page is for signing in: start in the e-mail field, unless the reader is already
   // somewhere in the form. Tab then goes e-mail → password → Sign in → GitHub.
