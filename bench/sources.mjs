@@ -24,7 +24,8 @@ function newestOnlySite(latest) {
 /**
  * Adds a release to a copy of the content cache, as a sync after a publish would: the newest
  * version's files and API reference again under the next minor version, with a line of its
- * own in its README, at the head of the source's versions, releases and references. Returns a function that takes it out.
+ * own in its README, at the head of the source's versions, releases and references. Returns
+ * a function that takes it out.
  */
 function addRelease(cacheDir, sourceId) {
   const file = join(cacheDir, 'state.json');

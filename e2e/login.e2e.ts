@@ -69,9 +69,9 @@ test.describe('the login page', () => {
   });
 
   test('keeps what the reader typed before the page hydrated, and signs them in with it', async ({ page }) => {
-    // A slow phone: the page's code arrives a second after its HTML, and the reader types meanwhile.
+    // A slow phone: the page's code arrives seconds after its HTML, and the reader types meanwhile.
     await page.route(/\/assets\/js\/main(\.[\w]+)?\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
       await route.continue();
     });
     await page.goto('/login?next=%2Fdocs%2F', { waitUntil: 'commit' });
