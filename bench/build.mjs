@@ -60,7 +60,6 @@ function generatedSite(count) {
   return dir;
 }
 
-/** `growth`: the generated-page counts to build (500 and 2,000; --quick builds 500 only). */
 /**
  * Two kinds of cold build measured in alternating rounds (`runs[a]`, `runs[b]`: coldBuild's
  * results), as the report reads them: each kind's median wall time and pages, the ratio of the
@@ -80,6 +79,7 @@ export function comparedBuilds(prefix, runs, a, b) {
   };
 }
 
+/** `growth`: the generated-page counts to build (500 and 2,000; --quick builds 500 only). */
 export async function measureBuilds({ rounds, growth, log }) {
   const site = copySiteSources(join(workDir, 'build-portal'));
   // Inside the copy: its package.json (no "type": "module") makes the server bundle CommonJS.
