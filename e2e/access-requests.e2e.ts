@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { expect, hydrated, test } from './fixtures';
+import { layoutShift } from './layout-shift';
 import { adminReader, emulatorReaders, signedInContext } from './readers';
 
 test.describe('asking for access', () => {
@@ -135,5 +136,53 @@ test.describe('asking for access', () => {
     await expect(page.getByText('This page is part of DASH adapter.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Ask for access' })).toBeVisible();
     await context.close();
+  });
+
+  test('the refusal page does not move while it finds out who is asking and why, on a phone and a desktop', async ({
+    browser,
+    baseURL,
+  }) => {
+    const origin = String(baseURL);
+    const suffix = randomUUID().slice(0, 8);
+    const domain = `steady-${suffix}.example`;
+    const admin = await signedInContext(browser, origin, adminReader);
+    const api = (url: string, data: unknown) =>
+      admin.page.request.post(`${origin}${url}`, { data, headers: { origin } });
+    // An organisation with a long name, licensed for the blog only: the reader's line names it, and the form shows.
+    const organisation = `steady-${suffix}`;
+    expect(
+      (
+        await api('/api/admin/organisations', {
+          id: organisation,
+          name: `Steady Broadcasting Partners ${suffix}`,
+          domains: [domain],
+        })
+      ).status(),
+    ).toBe(201);
+    expect((await api(`/api/admin/organisations/${organisation}/licences`, { units: ['blog'] })).status()).toBe(201);
+    const { page, context } = await signedInContext(
+      browser,
+      origin,
+      await emulatorReaders.create({ groups: [], email: `developer.relations@${domain}` }),
+    );
+    // Why comes late, as on a slow network: after the page has painted and started.
+    await page.route('**/api/access/refusal?**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    for (const viewport of [
+      { width: 360, height: 740 },
+      { width: 412, height: 823 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      expect((await page.goto('/docs/layout-engine/'))?.status()).toBe(403);
+      await hydrated(page);
+      await expect(page.getByRole('button', { name: 'Ask for access' })).toBeVisible();
+      await expect(page.getByText(`of Steady Broadcasting Partners ${suffix}.`)).toBeVisible();
+      expect(await layoutShift(page), `at ${viewport.width} px`).toBe(0);
+    }
+    await context.close();
+    await admin.context.close();
   });
 });

@@ -118,6 +118,10 @@ export default function RefusedPage(): React.JSX.Element {
   }, [path]);
 
   const email = state.status === 'signedIn' ? state.email : null;
+  // Who is asking, why and the ways on come after the first paint, together and at the end
+  // of the page (the footer stays below the fold): what comes late only adds below what a
+  // reader sees, so nothing moves (CLS 0), however long their address or organisation.
+  const settled = path === null || refusal !== null || error !== '';
   return (
     <Layout title="No access to this page" description="A page of the portal that this account cannot read.">
       <Head>
@@ -127,17 +131,13 @@ export default function RefusedPage(): React.JSX.Element {
         {/* Before the app starts: see refusal.ts. */}
         <script dangerouslySetInnerHTML={{ __html: REFUSAL_SCRIPT }} />
         <Heading as="h1">You do not have access to this page</Heading>
-        <p className={styles.who}>
-          {email ? (
-            <>
+        <section className={styles.reason} aria-live="polite" aria-busy={refusal === null && error === ''}>
+          {email && settled ? (
+            <p>
               You are signed in as <strong>{email}</strong>
               {refusal?.organisation ? <> of {refusal.organisation}</> : null}.
-            </>
-          ) : (
-            <>&nbsp;</>
-          )}
-        </p>
-        <section className={styles.reason} aria-live="polite" aria-busy={refusal === null && error === ''}>
+            </p>
+          ) : null}
           {path === null ? (
             <p>There is no page to explain here. Pages you cannot read bring you here with their address.</p>
           ) : refusal === null ? (
@@ -172,12 +172,14 @@ export default function RefusedPage(): React.JSX.Element {
             </>
           )}
         </section>
-        <p className={styles.actions}>
-          <Link className="button button--secondary" to="/">
-            Go to the home page
-          </Link>
-          {typeof path === 'string' && <a href={loginUrlFor(path)}>Use another account</a>}
-        </p>
+        {settled ? (
+          <p className={styles.actions}>
+            <Link className="button button--secondary" to="/">
+              Go to the home page
+            </Link>
+            {typeof path === 'string' && <a href={loginUrlFor(path)}>Use another account</a>}
+          </p>
+        ) : null}
       </main>
     </Layout>
   );
