@@ -1,8 +1,8 @@
 // Lighthouse scores (performance, accessibility, best practices, SEO) and the layout shift
-// (CLS) of the home page, a doc page, a blog post and the login page, on desktop and
-// mobile: the first three as a signed-in reader (the session cookie and the groups hint a
-// browser holds after signing in), the login page as the signed-out visitor who sees its
-// form. Lighthouse 12
+// (CLS) of the home page, a doc page, a blog post, the login page, the 404 of a deep unknown
+// path and the refusal page (403), on desktop and mobile: as a signed-in reader (the session
+// cookie and the groups hint a browser holds after signing in), the login page as the
+// signed-out visitor who sees its form, the refusal page as a partner. Lighthouse 12
 // (13 needs Node 22) drives Debian's Chromium through chrome-launcher with the project's
 // flags; throttling is Lighthouse's default simulation. Runs interleave (every page and
 // form factor once per round) so that a slow moment of the machine does not land on one
@@ -25,10 +25,17 @@ export const PAGES = {
   doc: DOC_PATH,
   blog: '/blog/welcome',
   login: '/login',
+  // A deep unknown path (404), as issue 34 names it.
+  not_found: '/docs/player-manager-mono/packages/no-such-package/no-such-page/',
+  // The refusal page (403): the internal guidelines, asked for by a partner (`refusalCookie`).
+  refusal: '/docs/frontend-guidelines/',
 };
 
 /** Pages measured without the reader's cookies. */
 const SIGNED_OUT = new Set(['login']);
+
+/** Pages answered with an error status on purpose: Lighthouse reports them rather than stopping. */
+const ERROR_STATUS = { not_found: 404, refusal: 403 };
 
 const FORM_FACTORS = {
   desktop: desktopConfig,
@@ -89,7 +96,13 @@ async function setCookies(port, url, cookie) {
   }
 }
 
-async function runOnce(url, port, cookie, config, log) {
+async function runOnce(url, port, cookie, config, { status, log }) {
+  if (status !== undefined) {
+    // The page must answer as it is meant to (a 403 needs the refusal cookie); a 200 or a
+    // redirect would be measuring another page.
+    const answered = await fetch(url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+    if (answered.status !== status) throw new Error(`${url} answered ${answered.status}, not ${status}`);
+  }
   for (let attempt = 1; ; attempt++) {
     await setCookies(port, url, cookie);
     const result = await lighthouse(
@@ -99,6 +112,8 @@ async function runOnce(url, port, cookie, config, log) {
         output: 'json',
         logLevel: 'error',
         onlyCategories: Object.keys(CATEGORIES),
+        // The 404 and refusal pages are measured as readers get them, status and all.
+        ignoreStatusCode: status !== undefined,
       },
       config,
     );
@@ -117,15 +132,27 @@ async function runOnce(url, port, cookie, config, log) {
 /**
  * Runs Lighthouse `runs` times over every page × form factor and returns the medians as
  * flat keys `lighthouse.<page>.<formFactor>.<category|lcp_ms|cls>`, plus the failing audits
- * of the last round (`lighthouse.failing`). `cookie` holds the signed-in reader's cookies.
+ * of the last round (`lighthouse.failing`). `cookie` holds the signed-in reader's cookies,
+ * `refusalCookie` those of a reader refused `PAGES.refusal` (without it, that page is left out).
  */
-export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log = () => {} }) {
+export async function measureLighthouse({ baseURL, cookie, refusalCookie, runs, peers = {}, log = () => {} }) {
   assertChromiumInstalled();
   // The portal's pages, then any peer pages (`peers`: name → { baseURL, path }) measured in
   // the same rounds, such as the ungated build's copy of the doc page.
   const targets = {
     ...Object.fromEntries(
-      Object.entries(PAGES).map(([page, path]) => [page, { baseURL, path, signedOut: SIGNED_OUT.has(page) }]),
+      Object.entries(PAGES)
+        // Without a refused reader's cookies (the command line below), no refusal page.
+        .filter(([page]) => page !== 'refusal' || refusalCookie)
+        .map(([page, path]) => [
+          page,
+          {
+            baseURL,
+            path,
+            cookie: SIGNED_OUT.has(page) ? null : page === 'refusal' ? refusalCookie : cookie,
+            status: ERROR_STATUS[page],
+          },
+        ]),
     ),
     ...peers,
   };
@@ -141,7 +168,10 @@ export async function measureLighthouse({ baseURL, cookie, runs, peers = {}, log
       for (const [page, target] of Object.entries(targets)) {
         for (const [formFactor, config] of Object.entries(FORM_FACTORS)) {
           const url = target.baseURL.replace(/\/+$/, '') + target.path;
-          const lhr = await runOnce(url, chrome.port, target.signedOut ? null : cookie, config, log);
+          const lhr = await runOnce(url, chrome.port, target.cookie === undefined ? cookie : target.cookie, config, {
+            status: target.status,
+            log,
+          });
           if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
             throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: is the cookie a signed-in reader's?`);
           }

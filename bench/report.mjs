@@ -194,7 +194,7 @@ function lighthouseRows(r) {
     '| page | form factor | performance | accessibility | best practices | SEO | CLS | LCP |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  for (const page of ['home', 'doc', 'blog', 'login', 'doc_ungated']) {
+  for (const page of ['home', 'doc', 'blog', 'login', 'not_found', 'refusal', 'doc_ungated']) {
     for (const form of ['desktop', 'mobile']) {
       const peer = page === 'doc_ungated';
       const cells = categories.map((category) => {
@@ -205,7 +205,13 @@ function lighthouseRows(r) {
       const cls = r[`lighthouse.${page}.${form}.cls`];
       cells.push(cls === undefined ? 'not measured' : cls <= LIGHTHOUSE_GOALS.cls || peer ? String(cls) : `**${cls}**`);
       const path = r['lighthouse.pages']?.[page];
-      const name = peer ? 'doc, ungated peer build' : page === 'login' ? 'login, signed out' : page;
+      const name =
+        {
+          doc_ungated: 'doc, ungated peer build',
+          login: 'login, signed out',
+          not_found: '404, a deep unknown path',
+          refusal: 'refusal page (403), a partner',
+        }[page] ?? page;
       lines.push(
         `| ${name}${path ? ` (\`${path}\`)` : ''} | ${form} | ${cells.join(' | ')} | ${fmt(r[`lighthouse.${page}.${form}.lcp_ms`], ' ms')} |`,
       );
@@ -323,7 +329,7 @@ export async function renderPerformance(text, results) {
     '',
     '### Lighthouse',
     '',
-    `Median of ${fmt(results['lighthouse.runs'])} runs per page and form factor, signed in except the login page; CLS is the largest of the runs. Goals: performance ${LIGHTHOUSE_GOALS.performance.desktop} desktop and ≥ ${LIGHTHOUSE_GOALS.performance.mobile} mobile, the other categories 100, CLS ${LIGHTHOUSE_GOALS.cls} (a bold figure misses its goal).`,
+    `Median of ${fmt(results['lighthouse.runs'])} runs per page and form factor, signed in except the login page (the refusal page as a partner it refuses); CLS is the largest of the runs. Goals: performance ${LIGHTHOUSE_GOALS.performance.desktop} desktop and ≥ ${LIGHTHOUSE_GOALS.performance.mobile} mobile, the other categories 100, CLS ${LIGHTHOUSE_GOALS.cls} (a bold figure misses its goal).`,
     '',
     lighthouseRows(results),
     '',

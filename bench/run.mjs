@@ -203,12 +203,16 @@ try {
 
   if (wanted('lighthouse')) {
     const { measureLighthouse, PAGES } = await import('./lighthouse.mjs');
-    log(`Lighthouse: 4 pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`);
+    log(
+      `Lighthouse: ${Object.keys(PAGES).length} pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`,
+    );
     Object.assign(
       results,
       await measureLighthouse({
         baseURL: portal.baseURL,
         cookie: await signedInCookies(portal.baseURL, cookie),
+        // The refusal page as a partner meets it (bench/lighthouse.mjs PAGES.refusal).
+        refusalCookie: await signedInCookies(portal.baseURL, partnerCookie),
         runs: plan.lighthouseRuns,
         peers: { doc_ungated: { baseURL: peers.ungated.baseURL, path: PAGES.doc } },
         log,

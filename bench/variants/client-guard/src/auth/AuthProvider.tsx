@@ -1,7 +1,7 @@
 // Peer build "client-guard": who the reader is comes from the Firebase user that Root holds.
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { signOut, type User } from 'firebase/auth';
-import { policy } from '@portal/access';
+import { policy, unitsOfGroups } from '@portal/access';
 
 import type { AuthContextValue } from './auth-state';
 import { getPortalAuth } from './client-guard-firebase';
@@ -13,7 +13,12 @@ export function AuthProvider({ user, children }: { user: User | null; children: 
     () => ({
       // The specification's portal: every signed-in account reads everything.
       state: user
-        ? { status: 'signedIn', email: user.email ?? '', groups: policy.groupNames }
+        ? {
+            status: 'signedIn',
+            email: user.email ?? '',
+            groups: policy.groupNames,
+            units: unitsOfGroups(policy.groupNames),
+          }
         : { status: 'signedOut' },
       logout: async () => {
         await signOut(getPortalAuth());
