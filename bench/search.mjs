@@ -222,10 +222,11 @@ export async function measureDialog({ baseURL, cookie, rounds = 3, readMs = 5000
           },
           { query, index },
         );
-        if (index === 0) (reading ? firstAfterReading : first).push(elapsed);
-        if (index === 0) firstSinceTyped.push(sinceTyped);
-        if (index === 0) (reading ? firstSinceTypedAfterReading : firstSinceTypedAtOnce).push(sinceTyped);
-        else (index < QUERIES.length ? next : warm).push(elapsed);
+        if (index === 0) {
+          (reading ? firstAfterReading : first).push(elapsed);
+          firstSinceTyped.push(sinceTyped);
+          (reading ? firstSinceTypedAfterReading : firstSinceTypedAtOnce).push(sinceTyped);
+        } else (index < QUERIES.length ? next : warm).push(elapsed);
       }
     } finally {
       await browser.close();
