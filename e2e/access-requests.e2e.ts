@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 
+import type { Page } from '@playwright/test';
+
 import { expect, hydrated, test } from './fixtures';
 import { layoutShift } from './layout-shift';
 import { adminReader, emulatorReaders, signedInContext } from './readers';
+
+/** An organisation of `domain` licensed for `units`, made through the admin API as an administrator does. */
+async function licensedOrganisation(
+  admin: Page,
+  origin: string,
+  { id, name, domain, units }: { id: string; name: string; domain: string; units: string[] },
+): Promise<void> {
+  const post = (url: string, data: unknown) => admin.request.post(`${origin}${url}`, { data, headers: { origin } });
+  expect((await post('/api/admin/organisations', { id, name, domains: [domain] })).status()).toBe(201);
+  expect((await post(`/api/admin/organisations/${id}/licences`, { units })).status()).toBe(201);
+}
 
 test.describe('asking for access', () => {
   // A refused page is a 403 document, which Chromium logs.
@@ -19,17 +32,13 @@ test.describe('asking for access', () => {
     const organisation = `asking-${suffix}`;
     const domain = `asking-${suffix}.example`;
     const admin = await signedInContext(browser, origin, adminReader);
-    const api = (method: 'post', url: string, data: unknown) =>
-      admin.page.request[method](`${origin}${url}`, { data, headers: { origin } });
     // An organisation licensed for the blog only.
-    expect(
-      (
-        await api('post', '/api/admin/organisations', { id: organisation, name: `Asking ${suffix}`, domains: [domain] })
-      ).status(),
-    ).toBe(201);
-    expect((await api('post', `/api/admin/organisations/${organisation}/licences`, { units: ['blog'] })).status()).toBe(
-      201,
-    );
+    await licensedOrganisation(admin.page, origin, {
+      id: organisation,
+      name: `Asking ${suffix}`,
+      domain,
+      units: ['blog'],
+    });
     const partner = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
     const colleague = await emulatorReaders.create({ groups: [], email: `lead@${domain}` });
     const one = await signedInContext(browser, origin, partner);
@@ -87,20 +96,12 @@ test.describe('asking for access', () => {
     const organisation = `locks-${suffix}`;
     const domain = `locks-${suffix}.example`;
     const admin = await signedInContext(browser, origin, adminReader);
-    const api = (url: string, data: unknown) =>
-      admin.page.request.post(`${origin}${url}`, { data, headers: { origin } });
-    expect(
-      (
-        await api('/api/admin/organisations', { id: organisation, name: `Locks ${suffix}`, domains: [domain] })
-      ).status(),
-    ).toBe(201);
-    expect(
-      (
-        await api(`/api/admin/organisations/${organisation}/licences`, {
-          units: ['player', 'player-core', 'player-adapter-shaka'],
-        })
-      ).status(),
-    ).toBe(201);
+    await licensedOrganisation(admin.page, origin, {
+      id: organisation,
+      name: `Locks ${suffix}`,
+      domain,
+      units: ['player', 'player-core', 'player-adapter-shaka'],
+    });
     await admin.context.close();
     const reader = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
     const { page, context } = await signedInContext(browser, origin, reader);
@@ -146,20 +147,13 @@ test.describe('asking for access', () => {
     const suffix = randomUUID().slice(0, 8);
     const domain = `steady-${suffix}.example`;
     const admin = await signedInContext(browser, origin, adminReader);
-    const api = (url: string, data: unknown) =>
-      admin.page.request.post(`${origin}${url}`, { data, headers: { origin } });
     // An organisation with a long name, licensed for the blog only: the reader's line names it, and the form shows.
-    const organisation = `steady-${suffix}`;
-    expect(
-      (
-        await api('/api/admin/organisations', {
-          id: organisation,
-          name: `Steady Broadcasting Partners ${suffix}`,
-          domains: [domain],
-        })
-      ).status(),
-    ).toBe(201);
-    expect((await api(`/api/admin/organisations/${organisation}/licences`, { units: ['blog'] })).status()).toBe(201);
+    await licensedOrganisation(admin.page, origin, {
+      id: `steady-${suffix}`,
+      name: `Steady Broadcasting Partners ${suffix}`,
+      domain,
+      units: ['blog'],
+    });
     const { page, context } = await signedInContext(
       browser,
       origin,
