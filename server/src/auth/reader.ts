@@ -1,6 +1,6 @@
 import type { ViewClient } from '../db/page-views.js';
 import { AuthError } from './errors.js';
-import type { Identity, Reader } from './identity.js';
+import type { Identity, Reader, SessionCheck } from './identity.js';
 import type { OAuthServer } from './oauth.js';
 import { TOKEN_PATTERN, type TokenCheck, type TokenScope, type TokenService } from './tokens.js';
 
@@ -74,6 +74,9 @@ export function bearerToken(header: string | undefined): string | null {
  * decides signs a refused session out and writes the trail.
  */
 export class ReaderResolver {
+  /** The verifications under way, by cookie. */
+  private readonly verifying = new Map<string, Promise<SessionCheck>>();
+
   constructor(
     private readonly identity: Identity,
     private readonly tokens: TokenService,
@@ -114,11 +117,29 @@ export class ReaderResolver {
     const cached = credentials.cached === undefined ? this.identity.cachedReader(cookie) : credentials.cached;
     this.observe.sessionLookup?.(cached !== undefined && cached !== null);
     if (cached) return { kind: 'reader', via: 'session', reader: cached };
-    const check = await this.identity.verifySession(cookie);
-    this.observe.identityAnswer?.(check.ok ? 'ok' : check.error.signsOut ? 'refused' : 'error');
+    const check = await this.verifyOnce(cookie);
     if (check.ok) return { kind: 'reader', via: 'session', reader: check.reader };
     return check.error.signsOut
       ? { kind: 'refused', via: 'session', error: check.error }
       : { kind: 'unavailable', via: 'session' };
+  }
+
+  /**
+   * Verifies a cookie the cache does not hold, once however many requests bring it at the
+   * same time: a page's files, or the search's, asked together as a session's cache entry runs
+   * out, wait for one answer of the identity service instead of asking it each.
+   */
+  private verifyOnce(cookie: string): Promise<SessionCheck> {
+    let check = this.verifying.get(cookie);
+    if (check === undefined) {
+      check = this.identity.verifySession(cookie).then((answer) => {
+        this.observe.identityAnswer?.(answer.ok ? 'ok' : answer.error.signsOut ? 'refused' : 'error');
+        return answer;
+      });
+      this.verifying.set(cookie, check);
+      const forget = (): void => void this.verifying.delete(cookie);
+      check.then(forget, forget);
+    }
+    return check;
   }
 }

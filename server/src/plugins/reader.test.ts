@@ -43,6 +43,22 @@ describe('one reader per request', () => {
     expect(counted()).toEqual({ cacheLookups: 1, verifications: 1, tokenChecks: 0 });
   });
 
+  it('verifies a session once when requests bring it together: the others wait for that answer', async () => {
+    const cookie = await session(['partner']);
+    const together = await Promise.all(
+      Array.from({ length: 6 }, () => app.inject({ url: '/docs/layout-engine/', headers: { cookie } })),
+    );
+    expect(together.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(counted()).toEqual({ cacheLookups: 6, verifications: 1, tokenChecks: 0 });
+    // Once answered, the cookie is the cache's; a refused one is not kept: each later request asks again.
+    expect((await app.inject({ url: '/docs/layout-engine/', headers: { cookie } })).statusCode).toBe(200);
+    expect(counted().verifications).toBe(1);
+    const forged = `__session=${'y'.repeat(80)}`;
+    for (let time = 0; time < 2; time++)
+      expect((await app.inject({ url: '/api/session', headers: { cookie: forged } })).statusCode).toBe(401);
+    expect(counted().verifications).toBe(3);
+  });
+
   it('answers a cached session from one look-up, also when it refuses (403)', async () => {
     const cookie = await session(['partner']);
     await app.inject({ url: '/docs/layout-engine/', headers: { cookie } });
