@@ -126,7 +126,8 @@ async function signInClientGuard(context, baseURL, reader) {
 
 /**
  * `targets`: { portal, ungated, 'client-guard' }, each { baseURL, buildDir }, the portal's
- * also `cookie` ("__session=…"). Runs rotate the order of the three every round.
+ * also `cookie` (what a signed-in browser holds, `signedInCookies`: "__session=…; portal_groups=…; …").
+ * Runs rotate the order of the three every round.
  */
 export async function measureClient({ targets, reader, runs, log }) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -135,8 +136,12 @@ export async function measureClient({ targets, reader, runs, log }) {
     for (const [name, target] of Object.entries(targets)) {
       const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
       if (target.cookie) {
-        const [cookieName, ...value] = target.cookie.split('=');
-        await context.addCookies([{ name: cookieName, value: value.join('='), url: target.baseURL }]);
+        await context.addCookies(
+          target.cookie.split(/;\s*/).map((pair) => {
+            const [cookieName, ...value] = pair.split('=');
+            return { name: cookieName, value: value.join('='), url: target.baseURL };
+          }),
+        );
       }
       if (name === 'client-guard') await signInClientGuard(context, target.baseURL, reader);
       contexts[name] = context;

@@ -166,12 +166,17 @@ export function ensureTools() {
 }
 
 /**
- * The cookies a browser holds after signing in: the session cookie and, beside it, the
- * `portal_groups` hint the gate sets with every session (the page's scripts read it).
+ * The cookies a browser holds after signing in: the session cookie and the hints the gate
+ * sets beside it with every session answer (`portal_groups` and `portal_units`), which the
+ * head script of every page reads to paint the reader's sidebar and cards at once. Taken
+ * from the gate's own answer, so the bench's browsers hold what a reader's does.
  */
 export async function signedInCookies(baseURL, sessionCookie) {
   const response = await fetch(`${baseURL}/api/session`, { headers: { cookie: sessionCookie } });
   if (!response.ok) throw new Error(`GET /api/session with the new session answered ${response.status}`);
-  const { groups } = await response.json();
-  return `${sessionCookie}; portal_groups=${groups.join('.')}`;
+  const hints = response.headers.getSetCookie().map((line) => line.split(';')[0]);
+  for (const name of ['portal_groups', 'portal_units']) {
+    if (!hints.some((pair) => pair.startsWith(`${name}=`))) throw new Error(`GET /api/session set no ${name} cookie`);
+  }
+  return [sessionCookie, ...hints].join('; ');
 }

@@ -190,7 +190,7 @@ try {
       results,
       await measureClient({
         targets: {
-          portal: { baseURL: portal.baseURL, buildDir, cookie },
+          portal: { baseURL: portal.baseURL, buildDir, cookie: await signedInCookies(portal.baseURL, cookie) },
           ungated: { baseURL: peers.ungated.baseURL, buildDir: peers.builds.ungated },
           'client-guard': { baseURL: peers.guard.baseURL, buildDir: peers.builds['client-guard'] },
         },
