@@ -264,7 +264,8 @@ export class Identity {
 
   /**
    * The reader of a cookie verified within the cache's TTL, without waiting: the gate's hot
-   * path for private files. Undefined when it must be checked (`checkSession`).
+   * path for private files. Undefined when it must be checked (`verifySession`, through
+   * ReaderResolver, which asks once for requests that bring the same cookie together).
    */
   cachedReader(cookie: string): Reader | undefined {
     const key = sessionKey(cookie);
@@ -273,12 +274,6 @@ export class Identity {
     const reader = this.current(cached);
     if (reader === null) this.sessions.delete(key);
     return reader ?? undefined;
-  }
-
-  /** Checks a session cookie as the browser sent it: the cache of verified cookies, else `verifySession`. */
-  async checkSession(cookie: string): Promise<SessionCheck> {
-    const cached = this.cachedReader(cookie);
-    return cached ? { ok: true, reader: cached } : this.verifySession(cookie);
   }
 
   /**
