@@ -31,6 +31,29 @@ test.describe('a synced package in versions', () => {
     await expect(banner.getByRole('link')).toHaveAttribute('href', section);
   });
 
+  test("an older release's page names no other release, so publishing one leaves it as built", async ({
+    page,
+    request,
+  }) => {
+    const history = await (await request.get(`${section}CHANGELOG.md`)).text();
+    const newest = /^## (\d+\.\d+\.\d+)/m.exec(history)?.[1];
+    expect(newest).toMatch(/^3\./);
+    // The HTML as served: its own version and the release history, nothing newer.
+    const html = await (await request.get(`${section}2.3.0/`)).text();
+    const linked = new Set([...html.matchAll(/Norigin-Spatial-Navigation\/(\d+\.\d+\.\d+)\//g)].map((m) => m[1]));
+    expect([...linked]).toEqual(['2.3.0']);
+    expect(html).not.toContain(newest);
+    expect(html).toContain(`href=${section}CHANGELOG>All releases</a>`);
+
+    // In the browser the menu lists every release, the newest marked.
+    await page.goto(`${section}2.3.0/`);
+    await hydrated(page);
+    const navbar = page.getByRole('navigation', { name: 'Main' });
+    await navbar.getByRole('button', { name: /version 2\.3\.0: choose another/ }).hover();
+    await expect(navbar.getByRole('link', { name: `${newest} (newest)` })).toHaveAttribute('href', section);
+    await expect(navbar.getByRole('link', { name: 'All releases' })).toHaveAttribute('href', `${section}CHANGELOG`);
+  });
+
   test('lists every published release with its date, linked to the docs of its line', async ({ page }) => {
     await page.goto(`${section}CHANGELOG`);
     const releases = page.getByRole('main').getByRole('heading', { level: 2 });

@@ -9,8 +9,10 @@ import { pathIn, placeOf, rememberVersion } from '@site/src/packages/versions';
 
 type Props = WrapperProps<typeof DocVersionBannerType>;
 
-// (CUSTOM) A page of an older version of a synced package says so, and where the same page
-// is in the newest; rendered on the server, so it moves nothing when the page starts.
+// (CUSTOM) A page of an older version of a synced package says so, and leads to the same
+// page in the newest; rendered on the server, so it moves nothing when the page starts. It
+// does not name the newest version (the version menu does, in the browser): an older
+// release's pages stay the same when a newer one is published (PackageVersionMenu).
 export default function DocVersionBannerWrapper(props: Props): React.JSX.Element {
   const { pathname } = useLocation();
   const packages = usePackages();
@@ -21,7 +23,7 @@ export default function DocVersionBannerWrapper(props: Props): React.JSX.Element
     <>
       {older && (
         <div className="alert alert--warning margin-bottom--md" role="note">
-          This is the documentation of {older.pkg.title} <strong>{older.version.version}</strong>. The newest release is{' '}
+          This is the documentation of {older.pkg.title} <strong>{older.version.version}</strong>, an older release: see{' '}
           <Link
             to={pathIn(older, older.pkg.latest)}
             onClick={() => {
@@ -29,7 +31,7 @@ export default function DocVersionBannerWrapper(props: Props): React.JSX.Element
               window.dispatchEvent(new Event('portal:package-version'));
             }}
           >
-            {older.pkg.latest}
+            the newest release
           </Link>
           .
         </div>
