@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { fullTitle, hydrated, expect, test } from './fixtures';
@@ -64,6 +64,19 @@ test('every package and page the specification names has a source file and a bui
   }
   for (const path of [...sources, ...specRoutes.map((route) => route.path)])
     expect(builtKeys, `${path} has no page in the build`).toContain(key(path));
+});
+
+test('every page comes whole from the build: no part sent later and swapped in by a script', () => {
+  // React sends a part that was not ready when the page was rendered (a code block that
+  // waited for Prism) after the page, with a script that moves it into place: such a page
+  // differed from build to build, and its code was in it twice.
+  const buildDir = fileURLToPath(new URL('../site/build/', import.meta.url));
+  const pages = readdirSync(buildDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('index.html'),
+  );
+  expect(pages.length).toBeGreaterThan(100);
+  const streamed = pages.filter((file) => /<template id=B:|\$RC\(/.test(readFileSync(join(buildDir, file), 'utf8')));
+  expect(streamed).toEqual([]);
 });
 
 test('a signed-in reader gets every page rendered by the server, with a "Page | Site" title and a heading', async ({

@@ -13,7 +13,7 @@ import codeColours from './src/plugins/code-colours';
 import fontSubsets from './src/plugins/font-subsets';
 import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
 import stagedStartup from './src/plugins/staged-startup';
-import prismOffStartup from './src/plugins/prism-off-startup';
+import prismOffStartup, { prismOnServerOnly } from './src/plugins/prism-off-startup';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
 
@@ -83,8 +83,10 @@ const config: Config = {
     accessMarks,
     // Both modes' code colours as CSS variables, which the one Prism theme below reads.
     codeColours,
-    // Prism loads with the code blocks, not in every page's start-up code.
+    // Prism loads with the code blocks, not in every page's start-up code; the server's
+    // bundle holds the highlighted block itself.
     prismOffStartup,
+    prismOnServerOnly,
     // No page builds the browser's collator while it starts (src/startup/shallow-memo.ts).
     noCollatorAtStartup,
     // A page starts in short main-thread tasks, not one long one (src/startup/client-entry.ts).

@@ -22,3 +22,22 @@ export default function prismOffStartup(context: { siteDir: string }): Plugin {
     context.siteDir,
   );
 }
+
+/**
+ * Bundles the highlighted code block (src/prism/on-server.ts) only where the pages are
+ * rendered. The server renders it directly; a block loaded on demand there too suspended on
+ * the first pages each renderer took, and React then sent those blocks twice (the plain
+ * stand-in, and the highlighted block swapped in by an inline script), so which pages came
+ * out that way changed from build to build, and a rebuild indexed and compressed them again.
+ */
+export function prismOnServerOnly(context: { siteDir: string }): Plugin {
+  return moduleReplacement(
+    {
+      name: 'prism-on-server-only',
+      pattern: /[\\/]src[\\/]prism[\\/]on-server\.ts$/,
+      replacement: join(context.siteDir, 'src', 'prism', 'not-in-browser.ts'),
+      clientOnly: true,
+    },
+    context.siteDir,
+  );
+}

@@ -6,7 +6,7 @@ import type { Plugin } from '@docusaurus/types';
 import { describe, expect, it } from 'vitest';
 
 import noCollatorAtStartup from './no-collator-at-startup';
-import prismOffStartup from './prism-off-startup';
+import prismOffStartup, { prismOnServerOnly } from './prism-off-startup';
 import stagedStartup from './staged-startup';
 
 const siteDir = join(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -141,6 +141,36 @@ describe('the Prism-off-start-up plugin', () => {
 
     const met = prismOffStartup({ siteDir });
     configure(met).finish(empty);
+    await expect(postBuild(met)).resolves.toBeUndefined();
+  });
+});
+
+describe('the Prism-on-server-only plugin', () => {
+  const onServer = join(siteDir, 'src', 'prism', 'on-server.ts');
+  const notInBrowser = join(siteDir, 'src', 'prism', 'not-in-browser.ts');
+
+  it("puts src/prism/not-in-browser.ts in the place of src/prism/on-server.ts in the browser's bundle, not the server's", () => {
+    const browser = configure(prismOnServerOnly({ siteDir }));
+    expect(browser.rules).toHaveLength(1);
+    const [{ pattern, replace }] = browser.rules;
+    expect(pattern.test(onServer)).toBe(true);
+    expect(pattern.test(join(siteDir, 'src', 'prism', 'highlighted.tsx'))).toBe(false);
+    const data = { createData: { resource: onServer } };
+    replace(data);
+    expect(data.createData.resource).toBe(notInBrowser);
+    // The server's bundle keeps the highlighted block.
+    const server = prismOnServerOnly({ siteDir }).configureWebpack;
+    // @ts-expect-error: only what the plugin reads of the bundler's config and utilities
+    expect(server?.({}, true, {}, {})).toEqual({});
+  });
+
+  it("fails the build when the browser's bundle holds on-server.ts instead", async () => {
+    const missed = prismOnServerOnly({ siteDir });
+    configure(missed).finish(onServer);
+    await expect(postBuild(missed)).rejects.toThrow(/not-in-browser\.ts did not replace it/);
+
+    const met = prismOnServerOnly({ siteDir });
+    configure(met).finish(notInBrowser);
     await expect(postBuild(met)).resolves.toBeUndefined();
   });
 });

@@ -14,6 +14,8 @@ import type ContentType from '@theme/CodeBlock/Content';
 import type { WrapperProps } from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
+// The highlighted block in the server's bundle; null in the browser's (src/plugins/prism-off-startup.ts).
+import OnServer from '@site/src/prism/on-server';
 // The original's own module: the same class names, so the plain stand-in below is laid
 // out exactly as the highlighted block that replaces it.
 import themeStyles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
@@ -46,6 +48,7 @@ function loadHighlighted(): Promise<{ default: ComponentType<Props> }> {
   return loading;
 }
 const LazyHighlighted = lazy(loadHighlighted);
+const ServerHighlighted = OnServer as ComponentType<Props> | null;
 
 /** Until Prism has loaded (an in-app navigation soon after the page load): the code, plain. */
 function PlainContent({ className }: Props): ReactNode {
@@ -70,9 +73,9 @@ function PlainContent({ className }: Props): ReactNode {
  * every block with Prism during hydration and builds a React element per token, only to
  * arrive at the markup the page already shows: on a page of long code samples that, and
  * evaluating Prism's grammars, were the largest main-thread tasks after the main bundle
- * (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the server and every
- * later client render (in-app navigation) use the original, loaded on demand with Prism
- * (fetched when the reader first points at or focuses something, so it is usually there
+ * (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the server renders the
+ * original, bundled with it, and every later client render (in-app navigation) uses it too,
+ * loaded on demand with Prism (fetched when the reader first points at or focuses something, so it is usually there
  * before they navigate; until then a block rendered afresh shows its code plain).
  *
  * The frame is `display: contents`, so it adds no box and the layout is the original's.
@@ -109,6 +112,14 @@ export default function CodeBlockContentWrapper(props: Props): ReactNode {
   if (markup !== null) {
     return (
       <div ref={frame} className={styles.frame} {...{ [FRAME]: id }} dangerouslySetInnerHTML={{ __html: markup }} />
+    );
+  }
+  // The server renders the highlighted block at once: the same HTML in every build.
+  if (ServerHighlighted) {
+    return (
+      <div className={styles.frame} {...{ [FRAME]: id }}>
+        <ServerHighlighted {...props} />
+      </div>
     );
   }
   return (
