@@ -129,6 +129,9 @@ test.describe('a synced package in versions', () => {
     expect(older).toContain(`${section}2.3.0/`);
     expect(older.every((path) => path.startsWith(`${section}2.3.0/`))).toBe(true);
     expect(await api('&version=9.9.9')).toEqual([]);
+    // Each older release is a bundle of its own: a new release leaves the others' as built.
+    expect((await request.get('/search/public/older/2.3.0/pagefind-entry.json')).status()).toBe(200);
+    expect((await request.get('/search/public/older/pagefind-entry.json')).status()).toBe(404);
     const refused = await request.get('/api/search?q=setFocus&version=latest');
     expect(refused.status()).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toContain('version');

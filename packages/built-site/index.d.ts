@@ -47,8 +47,8 @@ export declare function pageOfMarkdown(url: string): string | null;
 export declare function pageRoute(url: string): string;
 /** Where an access unit's search bundle lies in the build: `search/public`, `search/player-core`. */
 export declare function searchDir(unit: string): string;
-/** Where the older releases of the unit's synced packages are indexed: `search/<unit>/older`. */
-export declare function olderReleasesSearchDir(unit: string): string;
+/** Where an older release of the unit's synced packages is indexed: `search/<unit>/older/<version>`. */
+export declare function olderReleasesSearchDir(unit: string, version: string): string;
 /** The folder name of the older releases' bundle inside a unit's bundle. */
 export declare const OLDER_RELEASES: 'older';
 /** The Pagefind filter that holds a synced package page's release version. */

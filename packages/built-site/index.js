@@ -67,13 +67,16 @@ export const RELEASE_FILTER = 'version';
 export const searchDir = (unit) => `search/${unit}`;
 
 /**
- * Where the older releases of the unit's synced packages are indexed: a bundle inside the
- * unit's own folder (so the same readers have it), searched only for a version asked for.
+ * Where an older release of the unit's synced packages is indexed: a bundle per version
+ * inside the unit's own folder (so the same readers have it), searched only when a search
+ * asks for that version. A bundle per version, so a new release indexes its predecessor's
+ * pages and leaves the bundles of the releases before it as they were.
  *
  * @param {string} unit
+ * @param {string} version `2.3.0`
  * @returns {string}
  */
-export const olderReleasesSearchDir = (unit) => `${searchDir(unit)}/${OLDER_RELEASES}`;
+export const olderReleasesSearchDir = (unit, version) => `${searchDir(unit)}/${OLDER_RELEASES}/${version}`;
 
 /**
  * Where an access unit's `llms.txt` fragments lie: `llms/<unit>/index.md` and `llms/<unit>/full.md`.

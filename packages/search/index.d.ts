@@ -57,8 +57,8 @@ export declare function aboutness(
 export declare function rank<T extends PagefindResultData>(query: string, found: readonly T[]): T[];
 /** A release version as a search asks for it (`2.3.0`). */
 export declare const VERSION_PATTERN: RegExp;
-/** The bundles a search of one release version opens: the reader's, and the older releases' in each. */
-export declare function releaseBundles(bundles: readonly string[]): string[];
+/** The bundles a search of one release version opens: the reader's, and that older release's in each. */
+export declare function releaseBundles(bundles: readonly string[], version: string): string[];
 /**
  * The ranked pages for a query, at most `limit`; null when a newer debounced query superseded it.
  * With `version`, only the pages of that release of a synced package.

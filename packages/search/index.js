@@ -181,14 +181,15 @@ export const VERSION_PATTERN = /^\d+\.\d+\.\d+$/;
 
 /**
  * The bundles a search of one release version opens: the reader's bundles (whose synced
- * package pages are their newest releases) and the older releases' bundle in each, where a
+ * package pages are their newest releases) and that older release's bundle in each, where a
  * unit has one. A search with no version opens `bundles` alone: the newest releases.
  *
  * @param {readonly string[]} bundles from `searchBundlesFor`, `/search/<unit>/`
+ * @param {string} version `2.3.0` (VERSION_PATTERN)
  * @returns {string[]}
  */
-export function releaseBundles(bundles) {
-  return [...bundles, ...bundles.map((bundle) => `${bundle}${OLDER_RELEASES}/`)];
+export function releaseBundles(bundles, version) {
+  return [...bundles, ...bundles.map((bundle) => `${bundle}${OLDER_RELEASES}/${version}/`)];
 }
 
 /**

@@ -109,7 +109,7 @@ export class SiteSearch {
    */
   async search(units: readonly string[] | null, query: string, limit = 10, version?: string): Promise<SearchResult[]> {
     const bundles = searchBundlesFor(units);
-    const instance = await this.instance(version === undefined ? bundles : releaseBundles(bundles));
+    const instance = await this.instance(version === undefined ? bundles : releaseBundles(bundles, version));
     const found = (await searchPages(instance, query, { limit, version })) ?? [];
     return found.map((item) => {
       // Pagefind joins its base URL and the page's; keep the path on this site.

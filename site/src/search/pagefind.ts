@@ -70,14 +70,14 @@ export function preloadSearch(bundles: readonly string[]): void {
 
 /**
  * Runs a query as the reader types; null when a newer query superseded it while it waited.
- * With `version`, over that release of a synced package only (its older releases' bundles too).
+ * With `version`, over that release of a synced package only (its older release's bundles too).
  */
 export async function search(
   bundles: readonly string[],
   query: string,
   { limit = 8, version }: { limit?: number; version?: string } = {},
 ): Promise<SearchAnswer | null> {
-  const instance = await loadPagefind(version === undefined ? bundles : releaseBundles(bundles));
+  const instance = await loadPagefind(version === undefined ? bundles : releaseBundles(bundles, version));
   const found = await searchPages(instance, query, { limit, debounceMs: 20, version });
   if (found === null) return null;
   const searched = correctQuery(instance, query);

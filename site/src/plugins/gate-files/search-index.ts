@@ -36,9 +36,9 @@ export function isSearchable(html: string): boolean {
 }
 
 /**
- * Is the page one of an older release of a synced package? Those are indexed apart (each
- * unit's `older/` bundle), so a search finds a package's newest release unless it asks for a
- * version: an older release would repeat its newest's pages.
+ * Is the page one of an older release of a synced package? Those are indexed apart (a
+ * bundle per release in the unit's `older/`), so a search finds a package's newest release
+ * unless it asks for a version: an older release would repeat its newest's pages.
  */
 export function isOlderReleasePage(html: string): boolean {
   const docId = /<html[^>]*\sclass="[^"]*\bdocs-doc-id-(\S+?)["\s]/.exec(html)?.[1];
@@ -201,7 +201,8 @@ export async function buildSearchIndexes(
   type Indexed = { url: string; html: string };
   const bundles = searchBundles();
   const byUnit = new Map<string, Indexed[]>(bundles.map((bundle) => [bundle.id, []]));
-  const olderByUnit = new Map<string, Indexed[]>(bundles.map((bundle) => [bundle.id, []]));
+  /** Older releases' pages: unit → version → pages. */
+  const olderByUnit = new Map<string, Map<string, Indexed[]>>(bundles.map((bundle) => [bundle.id, new Map()]));
   /** A page's unit → the bundles it goes into: its unit's, and each shelf's that holds the unit. */
   const into = new Map<string, string[]>([[PUBLIC, [PUBLIC]]]);
   for (const bundle of bundles) for (const unit of bundle.units) into.set(unit, [...(into.get(unit) ?? []), bundle.id]);
@@ -220,8 +221,14 @@ export async function buildSearchIndexes(
       url: canonicalPath(html) ?? page.url,
       html: withBreadcrumb(withReleaseFilter(spaced, options.rootSelector, version), options.rootSelector),
     };
-    for (const bundle of into.get(unitId(readers)) ?? [])
-      (isOlderReleasePage(html) ? olderByUnit : byUnit).get(bundle)?.push(indexed);
+    const older = isOlderReleasePage(html) ? (version ?? /\/(\d+\.\d+\.\d+)\//.exec(page.url)?.[1]) : undefined;
+    for (const bundle of into.get(unitId(readers)) ?? []) {
+      if (older === undefined) byUnit.get(bundle)?.push(indexed);
+      else {
+        const releases = olderByUnit.get(bundle);
+        releases?.set(older, [...(releases.get(older) ?? []), indexed]);
+      }
+    }
   }
   // Pagefind starts only if a bundle is not in the cache.
   let loaded: Pagefind | undefined;
@@ -242,10 +249,10 @@ export async function buildSearchIndexes(
       counts[unit] = await writeIndex(pagefind, buildDir, unitPages, searchDir(unit), options, used);
       if (unitPages.length === 0) empty = searchDir(unit);
     }
-    // Older releases: a bundle beside the unit's, written only where the unit has some.
-    for (const [unit, unitPages] of olderByUnit)
-      if (unitPages.length > 0)
-        await writeIndex(pagefind, buildDir, unitPages, olderReleasesSearchDir(unit), options, used);
+    // Older releases: a bundle per release inside the unit's, written only where the unit has some.
+    for (const [unit, releases] of olderByUnit)
+      for (const [version, releasePages] of releases)
+        await writeIndex(pagefind, buildDir, releasePages, olderReleasesSearchDir(unit, version), options, used);
     if (used)
       for (const name of await readdir(used.dir))
         if (!used.used.has(name)) await rm(join(used.dir, name), { recursive: true, force: true });

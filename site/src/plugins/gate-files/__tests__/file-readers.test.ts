@@ -72,12 +72,12 @@ describe('who reads each file of a build', () => {
     expect(Object.keys(readers).sort()).toEqual([...files].sort());
   });
 
-  it("gives the older releases' search bundle inside a unit's folder the unit's readers", async () => {
+  it("gives the older releases' search bundles inside a unit's folder the unit's readers", async () => {
     const { buildDir, generatedDir, files } = await makeMiniBuild();
     const older = [
-      '/search/public/older/pagefind-entry.json',
-      '/search/layout/older/pagefind-entry.json',
-      '/search/internal/older/fragment/en_1a2b3c.pf_fragment',
+      '/search/public/older/2.3.0/pagefind-entry.json',
+      '/search/layout/older/1.2.0/pagefind-entry.json',
+      '/search/internal/older/3.1.0/fragment/en_1a2b3c.pf_fragment',
     ];
     const readers = await computeFileReaders({ buildDir, generatedDir, files: [...files, ...older], alwaysPublic });
     expect(older.map((url) => readers.get(url))).toEqual(['public', PARTNER, STAFF]);
