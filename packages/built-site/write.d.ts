@@ -32,3 +32,7 @@ export declare function writeSearchBundle(
  * leaves no half-written file under a name a later build trusts.
  */
 export declare function keepFile(file: string, data: string | Uint8Array): Promise<void>;
+/** Puts a build cache's file at `target`: a hard link (a copy across file systems). */
+export declare function placeKept(kept: string, target: string): Promise<void>;
+/** A kept folder placed at `target` file by file (`placeKept`). */
+export declare function placeKeptFolder(kept: string, target: string): Promise<void>;

@@ -4,7 +4,7 @@
 // by the server's tests, which make miniature builds. Build time only: its mime-types is a
 // devDependency of this package, so the gate's runtime install does not carry it.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -103,26 +103,59 @@ export async function keepFile(file, data) {
 }
 
 /**
- * A file's brotli (quality 11) and gzip (level 9) forms. With `cacheDir`, they are kept there
- * under the hash of the file's bytes, so a rebuild compresses only the files that changed.
+ * Puts a build cache's file at `target` (replacing what is there): a hard link, so no byte
+ * is read or written again; a copy where the cache is on another file system. Nothing
+ * writes into a build's files or a cache's in place (the cache renames new files into place,
+ * `keepFile`), so the two names never part.
+ *
+ * @param {string} kept
+ * @param {string} target
+ */
+export async function placeKept(kept, target) {
+  await rm(target, { force: true });
+  await link(kept, target).catch((error) => {
+    if (error.code !== 'EXDEV') throw error;
+    return copyFile(kept, target);
+  });
+}
+
+/**
+ * A kept folder placed at `target` file by file (`placeKept`), as `cp` would copy it.
+ *
+ * @param {string} kept
+ * @param {string} target
+ */
+export async function placeKeptFolder(kept, target) {
+  await mkdir(target, { recursive: true });
+  for (const entry of await readdir(kept, { withFileTypes: true })) {
+    const [from, to] = [join(kept, entry.name), join(target, entry.name)];
+    await (entry.isDirectory() ? placeKeptFolder(from, to) : placeKept(from, to));
+  }
+}
+
+/**
+ * A file's brotli (quality 11) and gzip (level 9) forms, each as its size and a way to put
+ * it at a path. With `cacheDir`, they are kept there under the hash of the file's bytes, so
+ * a rebuild compresses only the files that changed and links the others into place.
  *
  * @param {Buffer} body
  * @param {string} hash
  * @param {string | undefined} cacheDir
- * @returns {Promise<[Buffer, Buffer]>}
+ * @returns {Promise<{ size: number, place: (target: string) => Promise<void> }[]>}
  */
 async function compress(body, hash, cacheDir) {
-  const cached = cacheDir && join(cacheDir, hash);
-  if (cached) {
-    const kept = await Promise.all([readFile(cached + '.br'), readFile(cached + '.gz')]).catch(() => null);
-    if (kept) return kept;
-  }
+  const cached = cacheDir && [join(cacheDir, hash) + '.br', join(cacheDir, hash) + '.gz'];
+  const sizes =
+    cached && (await Promise.all(cached.map((file) => stat(file).then((found) => found.size))).catch(() => null));
+  if (cached && sizes)
+    return cached.map((file, index) => ({ size: sizes[index], place: (target) => placeKept(file, target) }));
   const forms = await Promise.all([
     brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     gz(body, { level: 9 }),
   ]);
-  if (cached) await Promise.all([keepFile(cached + '.br', forms[0]), keepFile(cached + '.gz', forms[1])]);
-  return forms;
+  if (!cached) return forms.map((form) => ({ size: form.length, place: (target) => writeFile(target, form) }));
+  await Promise.all(cached.map((file, index) => keepFile(file, forms[index])));
+  return cached.map((file, index) => ({ size: forms[index].length, place: (target) => placeKept(file, target) }));
 }
 
 /**
@@ -141,7 +174,7 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
   if (compressionCache) await mkdir(compressionCache, { recursive: true });
   /** @type {Set<string>} */
   const used = new Set();
-  /** @type {Map<string, Promise<Buffer[]>>} */
+  /** @type {Map<string, ReturnType<typeof compress>>} */
   const compressed = new Map();
 
   /** @type {Record<string, import('./index.js').ManifestEntry>} */
@@ -182,13 +215,13 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
         compressed.set(hash, pending);
       }
       const [br, gzipped] = await pending;
-      if (br.length < body.length * 0.95) {
-        await writeFile(join(buildDir, file + '.br'), br);
-        entry.br = { file: file + '.br', size: br.length };
+      if (br.size < body.length * 0.95) {
+        await br.place(join(buildDir, file + '.br'));
+        entry.br = { file: file + '.br', size: br.size };
       }
-      if (gzipped.length < body.length * 0.95) {
-        await writeFile(join(buildDir, file + '.gz'), gzipped);
-        entry.gzip = { file: file + '.gz', size: gzipped.length };
+      if (gzipped.size < body.length * 0.95) {
+        await gzipped.place(join(buildDir, file + '.gz'));
+        entry.gzip = { file: file + '.gz', size: gzipped.size };
       }
     }
     const hashes = url.endsWith('.html') ? inlineScriptHashes(body.toString('utf8')) : [];

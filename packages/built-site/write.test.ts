@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -11,7 +11,14 @@ import type { Readers } from '@portal/access';
 import { MANIFEST_FILE, type Manifest } from './index.js';
 import * as pagefind from 'pagefind';
 
-import { contentTypeOf, inlineScriptHashes, writeManifest, writeSearchBundle } from './write.js';
+import {
+  contentTypeOf,
+  inlineScriptHashes,
+  keepFile,
+  placeKeptFolder,
+  writeManifest,
+  writeSearchBundle,
+} from './write.js';
 
 async function build(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-built-site-'));
@@ -135,6 +142,49 @@ describe('the compressed forms kept between builds', () => {
     await writeManifest(third, readers, { compressionCache: cache });
     const otherHash = createHash('sha256').update(other).digest('hex');
     expect((await readdir(cache)).sort()).toEqual([`${otherHash}.br`, `${otherHash}.gz`]);
+  });
+});
+
+describe('what a build takes from its caches', () => {
+  it('is linked into place, not read and written again, and keeps its bytes when the cache moves on', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'portal-compressed-'));
+    const readers = new Map<string, Readers>([['/404.html', 'public']]);
+    await writeManifest(await build({ '404.html': page }), readers, { compressionCache: cache });
+    const hash = createHash('sha256').update(page).digest('hex');
+    const kept = join(cache, `${hash}.br`);
+    const before = await readFile(kept);
+
+    // A build over an earlier run's forms replaces them.
+    const next = await build({ '404.html': page, '404.html.br': 'stale' });
+    await writeManifest(next, readers, { compressionCache: cache });
+    const placed = join(next, '404.html.br');
+    expect((await stat(placed)).ino).toBe((await stat(kept)).ino);
+    expect(await readFile(placed)).toEqual(before);
+
+    // The cache replaces a file by renaming a new one into place (keepFile): the build's stays whole.
+    await keepFile(kept, 'newer');
+    expect(await readFile(placed)).toEqual(before);
+  });
+
+  it('places a kept folder file by file, as a copy would', async () => {
+    const kept = await build({
+      'pagefind-entry.json': '{}',
+      'fragment/en_1.pf_fragment': 'one',
+      'index/en_2.pf_index': 'two',
+    });
+    const target = join(await mkdtemp(join(tmpdir(), 'portal-placed-')), 'search', 'public');
+    await placeKeptFolder(kept, target);
+    expect((await readdir(target, { recursive: true })).sort()).toEqual([
+      'fragment',
+      'fragment/en_1.pf_fragment',
+      'index',
+      'index/en_2.pf_index',
+      'pagefind-entry.json',
+    ]);
+    expect(await readFile(join(target, 'fragment/en_1.pf_fragment'), 'utf8')).toBe('one');
+    expect((await stat(join(target, 'index/en_2.pf_index'))).ino).toBe(
+      (await stat(join(kept, 'index/en_2.pf_index'))).ino,
+    );
   });
 });
 

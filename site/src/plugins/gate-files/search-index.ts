@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { normalizeRoute, PUBLIC, readersOf, searchBundles, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
-import { writeSearchBundle } from '@portal/built-site/write';
+import { placeKeptFolder, writeSearchBundle } from '@portal/built-site/write';
 import { BREADCRUMB_META, BREADCRUMB_SEPARATOR, countWords, WORDS_FILE } from '@portal/search';
 
 import type { BuildCache } from './options';
@@ -157,7 +157,7 @@ async function writeIndex(
     cache.used.add(key);
     const kept = join(cache.dir, key);
     if (await isFolder(kept)) {
-      await cp(kept, target, { recursive: true });
+      await placeKeptFolder(kept, target);
       return pages.length;
     }
   }
