@@ -106,7 +106,7 @@ export async function keepFile(file, data) {
  * Puts a build cache's file at `target` (replacing what is there): a hard link, so no byte
  * is read or written again; a copy where the cache is on another file system. Nothing
  * writes into a build's files or a cache's in place (the cache renames new files into place,
- * `keepFile`), so the two names never part.
+ * `keepFile`), so a file linked into both never changes under either name.
  *
  * @param {string} kept
  * @param {string} target

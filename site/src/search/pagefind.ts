@@ -70,7 +70,7 @@ export function preloadSearch(bundles: readonly string[]): void {
 
 /**
  * Runs a query as the reader types; null when a newer query superseded it while it waited.
- * With `version`, over that release of a synced package only (its older release's bundles too).
+ * With `version`, over that release of a synced package only (with its bundle in each unit that has one).
  */
 export async function search(
   bundles: readonly string[],

@@ -18,8 +18,9 @@ interface Props {
  * The list of versions is filled in the browser, from the site's data, as Read the Docs
  * fills its version menu: a page's HTML names only its own version and the release
  * history, so the pages of older releases stay byte for byte the same when a newer release
- * is published, and a rebuild after a release compresses and serves only the pages that
- * changed. The menu's items are hidden until it opens, so filling them moves nothing.
+ * is published, and a rebuild after a release converts, indexes and compresses again only
+ * the pages that changed. The menu's items are hidden until it opens, so filling them
+ * moves nothing.
  */
 export default function PackageVersionMenu({ mobile, position }: Props): React.JSX.Element | null {
   const { pathname } = useLocation();

@@ -226,7 +226,8 @@ export async function buildSearchIndexes(
       if (older === undefined) byUnit.get(bundle)?.push(indexed);
       else {
         const releases = olderByUnit.get(bundle);
-        releases?.set(older, [...(releases.get(older) ?? []), indexed]);
+        if (releases && !releases.has(older)) releases.set(older, []);
+        releases?.get(older)?.push(indexed);
       }
     }
   }

@@ -75,8 +75,9 @@ function PlainContent({ className }: Props): ReactNode {
  * evaluating Prism's grammars, were the largest main-thread tasks after the main bundle
  * (Lighthouse `total-blocking-time`). A wrapper, not an ejection: the server renders the
  * original, bundled with it, and every later client render (in-app navigation) uses it too,
- * loaded on demand with Prism (fetched when the reader first points at or focuses something, so it is usually there
- * before they navigate; until then a block rendered afresh shows its code plain).
+ * loaded on demand with Prism (fetched when the reader first points at or focuses
+ * something, so it is usually there before they navigate; until then a block rendered
+ * afresh shows its code plain).
  *
  * The frame is `display: contents`, so it adds no box and the layout is the original's.
  * React leaves the children of an element hydrated with `dangerouslySetInnerHTML` as
