@@ -49,7 +49,7 @@ export declare function pageRoute(url: string): string;
 export declare function searchDir(unit: string): string;
 /** Where an older release of the unit's synced packages is indexed: `search/<unit>/older/<version>`. */
 export declare function olderReleasesSearchDir(unit: string, version: string): string;
-/** The folder name of the older releases' bundle inside a unit's bundle. */
+/** The folder inside a unit's bundle that holds its older releases' bundles, one per version. */
 export declare const OLDER_RELEASES: 'older';
 /** The Pagefind filter that holds a synced package page's release version. */
 export declare const RELEASE_FILTER: 'version';

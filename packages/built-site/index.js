@@ -52,7 +52,7 @@ export function isOlderRelease(path) {
   return /\/\d+\.\d+\.\d+(\/|$)/.test(path);
 }
 
-/** The folder name of the older releases' bundle inside a unit's bundle. */
+/** The folder inside a unit's bundle that holds its older releases' bundles, one per version. */
 export const OLDER_RELEASES = 'older';
 
 /** The Pagefind filter that holds a synced package page's release version (`2.3.0`). */

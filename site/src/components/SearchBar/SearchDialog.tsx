@@ -51,7 +51,7 @@ function Dialog({ initialQuery }: { initialQuery: string }): React.JSX.Element {
   const [inRelease, setInRelease] = useState(false);
   const version = inRelease && olderRelease ? olderRelease.version.version : undefined;
   // A release is searched in the bundle of the package's own access unit (the reader reads
-  // it: they are on its page), which has an older releases' bundle beside it.
+  // it: they are on its page), which holds a bundle of each of its older releases.
   const packageReaders = olderRelease ? readersOf(olderRelease.pkg.basePath) : null;
   const packageBundle = packageReaders === null ? null : `${SEARCH_ROOT}${unitId(packageReaders)}/`;
   const searched = useMemo(
