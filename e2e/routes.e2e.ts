@@ -47,6 +47,10 @@ test('an unknown path shows the not-found page with status 404', async ({ page }
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expect(page).toHaveTitle(fullTitle('Page Not Found'));
+  // What a search engine or a link preview shows of it, in the HTML as served.
+  expect(await response?.text()).toMatch(
+    /<meta[^>]+name="?description"?[^>]+content="There is no page at this address\./,
+  );
 });
 
 test('client-side navigation to an unknown path shows the not-found page', async ({ page }) => {

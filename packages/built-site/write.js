@@ -14,6 +14,7 @@ import { contentType } from 'mime-types';
 import { normalizeRoute } from '@portal/access';
 
 import { MANIFEST_FILE, MANIFEST_VERSION, pageRoute } from './index.js';
+import { withFastExcerpts } from './pagefind-excerpt.js';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -249,14 +250,18 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
   return manifest;
 }
 
+/** Pagefind's scripts: the one a page imports, and its worker, where a browser searches and reads results. */
+const PAGEFIND_SCRIPTS = new Set(['pagefind.js', 'pagefind-worker.js']);
+
 /** Pagefind's ready-made search interfaces: the portal has its own search dialog. */
 const PAGEFIND_UI = /^pagefind-(ui|component-ui|modular-ui)\./;
 
 /**
- * Writes a Pagefind index's bundle into `outDir`, all but Pagefind's own interfaces. The
- * files come from `getFiles()` and are written here, because Pagefind's `writeFiles` answers
- * before its last writes reach the disk: a `close()` right after it left an empty
- * `pagefind-entry.json` now and then (seen on the 2-core CI machine).
+ * Writes a Pagefind index's bundle into `outDir`, all but Pagefind's own interfaces, its
+ * scripts with the excerpt builder of pagefind-excerpt.js. The files come from
+ * `getFiles()` and are written here, because Pagefind's `writeFiles` answers before its last
+ * writes reach the disk: a `close()` right after it left an empty `pagefind-entry.json` now
+ * and then (seen on the 2-core CI machine).
  *
  * @param {{ getFiles(): Promise<{ errors: string[], files: { path: string, content: Uint8Array }[] }> }} index
  * @param {string} outDir
@@ -269,6 +274,13 @@ export async function writeSearchBundle(index, outDir) {
   await mkdir(outDir, { recursive: true });
   for (const folder of new Set(kept.map((file) => dirname(file.path))))
     await mkdir(join(outDir, folder), { recursive: true });
-  await Promise.all(kept.map((file) => writeFile(join(outDir, file.path), file.content)));
+  await Promise.all(
+    kept.map((file) =>
+      writeFile(
+        join(outDir, file.path),
+        PAGEFIND_SCRIPTS.has(file.path) ? withFastExcerpts(Buffer.from(file.content).toString('utf8')) : file.content,
+      ),
+    ),
+  );
   return kept.length;
 }

@@ -55,6 +55,8 @@ const BUNDLES: Record<string, { url: string; html: string }[]> = {
   ],
 };
 
+const AS_PAGEFIND_WROTE_IT = 'pagefind-as-written.js';
+
 let dir: string;
 let server: Server;
 let origin: string;
@@ -69,6 +71,9 @@ beforeAll(async () => {
       if (!index) throw new Error('Pagefind did not start');
       for (const { url, html } of pages) await index.addHTMLFile({ url, content: html });
       await writeSearchBundle(index, join(dir, 'search', unit));
+      // Pagefind's script as Pagefind wrote it, before the build replaced its excerpt builder.
+      const script = (await index.getFiles()).files.find((file) => file.path === 'pagefind.js');
+      await writeFile(join(dir, 'search', unit, AS_PAGEFIND_WROTE_IT), script?.content ?? '');
       // The word list the build writes beside each bundle (its pages' text, as Pagefind indexed it).
       if (unit !== 'admin')
         await writeFile(
@@ -110,6 +115,34 @@ const paths = (found: { url: string }[] | null): string[] =>
   (found ?? []).map((item) => new URL(item.url, 'http://x').pathname);
 
 describe('the one search, over real Pagefind bundles', () => {
+  it("reads each result as Pagefind's own script does, with the build's excerpt builder", async () => {
+    const open = (file: string) =>
+      openSearch(['/search/public/', '/search/private/'], {
+        load: () => import(pathToFileURL(join(dir, 'search/public', file)).href) as Promise<PagefindModule>,
+        origin,
+      });
+    const [built, asWritten] = await Promise.all([open('pagefind.js'), open(AS_PAGEFIND_WROTE_IT)]);
+    if (!built || !asWritten) throw new Error('the test bundles have no index');
+    const read = async (search: PagefindInstance, query: string) => {
+      const found = await search.search(query);
+      return (await Promise.all(found.results.map((result) => result.data()))).map((data) => ({
+        url: data.url,
+        excerpt: data.excerpt,
+        headings: data.sub_results?.map((sub) => [sub.url, sub.excerpt]),
+      }));
+    };
+    for (const query of ['useFocusable', 'trees rails', 'words', 'call component']) {
+      const answer = await read(built, query);
+      expect(answer.length, query).toBeGreaterThan(0);
+      expect(answer, query).toEqual(await read(asWritten, query));
+    }
+    // The spatial navigation page: an excerpt per heading, each with its match marked.
+    const page = (await read(built, 'useFocusable')).find((item) => item.url.includes('/docs/spatial-navigation/?'));
+    expect(
+      page?.headings?.some(([url, excerpt]) => url?.includes('#usefocusable-options') && excerpt?.includes('<mark>')),
+    ).toBe(true);
+  });
+
   it('skips a bundle without pages instead of failing the whole search', async () => {
     expect(await hasIndex(`${origin}/search/admin/`)).toBe(false);
     expect(await hasIndex(`${origin}/search/public/`)).toBe(true);

@@ -1,0 +1,11 @@
+export declare const PAGEFIND_BUILD_EXCERPT: string;
+export declare function fastBuildExcerpt(): (
+  content: string,
+  start: number,
+  length: number,
+  locations: number[],
+  not_before?: number,
+  not_from?: number,
+) => { excerpt: string; plain_excerpt: string };
+export declare const EXCERPT_VERSION: string;
+export declare function withFastExcerpts(script: string): string;
