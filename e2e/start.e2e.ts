@@ -54,7 +54,11 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const started = { child, output: () => output, exited };
     running.push(started);
+    // The server says it is running as soon as it listens; npm start prints the demo
+    // sign-ins and, last, where the data is once every surface answers (the embedded
+    // database opened), which on a busy machine comes seconds later.
     await expect.poll(() => output, { timeout: 150_000 }).toContain('The portal is running');
+    await expect.poll(() => output, { timeout: 60_000 }).toMatch(/ {2}Data: PGlite in /);
     return started;
   }
 
