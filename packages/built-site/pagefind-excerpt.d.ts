@@ -1,4 +1,4 @@
-export declare const PAGEFIND_BUILD_EXCERPT: string;
+export declare function pagefindBuildExcerpt(script: string): string | null;
 export declare function fastBuildExcerpt(): (
   content: string,
   start: number,

@@ -9,9 +9,26 @@
 
 import { createHash } from 'node:crypto';
 
-/** Pagefind 1.5.2's `build_excerpt`, as its pagefind.js carries it: what is replaced. */
-export const PAGEFIND_BUILD_EXCERPT =
-  'var build_excerpt=(content,start,length,locations,not_before,not_from)=>{let is_zws_delimited=content.includes("\\u200B");let fragment_words=[];if(is_zws_delimited){fragment_words=content.split("\\u200B");}else{fragment_words=content.split(/[\\r\\n\\s]+/g);}let endcap=not_from??fragment_words.length;let startcap=not_before??0;if(endcap-startcap<length){length=endcap-startcap;}if(start+length>endcap){start=endcap-length;}if(start<startcap){start=startcap;}const joiner=is_zws_delimited?"":" ";const plain_excerpt=fragment_words.slice(start,start+length).join(joiner).trim();for(let word of locations){if(fragment_words[word]?.startsWith(`<mark>`)){continue;}fragment_words[word]=`<mark>${fragment_words[word]}</mark>`;}const excerpt=fragment_words.slice(start,start+length).join(joiner).trim();return{excerpt,plain_excerpt};};';
+/** Where Pagefind's excerpt builder starts in its scripts, and the function that follows it. */
+const EXCERPT_START = 'var build_excerpt=(';
+const EXCERPT_NEXT = 'var calculate_sub_results=';
+
+/** SHA-256 of Pagefind 1.5.2's `build_excerpt` as its scripts carry it: what is replaced. */
+const PAGEFIND_BUILD_EXCERPT_SHA256 = '6f3202716abc6d0e270198ea57c515d7cabe26bdf9fbb104dc525abf2d4f0dea';
+
+/**
+ * The text of a Pagefind script's `build_excerpt` (`var build_excerpt=(…)=>{…};`), or null
+ * when the script has none, or more than one.
+ *
+ * @param {string} script
+ * @returns {string | null}
+ */
+export function pagefindBuildExcerpt(script) {
+  const at = script.indexOf(EXCERPT_START);
+  const end = at === -1 ? -1 : script.indexOf(EXCERPT_NEXT, at);
+  if (end === -1 || script.indexOf(EXCERPT_START, at + 1) !== -1) return null;
+  return script.slice(at, end);
+}
 
 /**
  * Makes a `build_excerpt` with Pagefind's arguments and answers that keeps the words of the
@@ -62,11 +79,11 @@ export const EXCERPT_VERSION = createHash('sha256').update(FAST_BUILD_EXCERPT).d
  * @returns {string}
  */
 export function withFastExcerpts(script) {
-  const at = script.indexOf(PAGEFIND_BUILD_EXCERPT);
-  if (at === -1 || script.indexOf(PAGEFIND_BUILD_EXCERPT, at + 1) !== -1) {
+  const original = pagefindBuildExcerpt(script);
+  if (original === null || createHash('sha256').update(original).digest('hex') !== PAGEFIND_BUILD_EXCERPT_SHA256) {
     throw new Error(
-      "A Pagefind script does not carry the build_excerpt that packages/built-site/pagefind-excerpt.js replaces: Pagefind changed; compare its excerpts with the replacement's, and update PAGEFIND_BUILD_EXCERPT.",
+      "A Pagefind script does not carry the build_excerpt that packages/built-site/pagefind-excerpt.js replaces: Pagefind changed; compare its excerpts with the replacement's, and update PAGEFIND_BUILD_EXCERPT_SHA256.",
     );
   }
-  return script.slice(0, at) + FAST_BUILD_EXCERPT + script.slice(at + PAGEFIND_BUILD_EXCERPT.length);
+  return script.replace(original, () => FAST_BUILD_EXCERPT);
 }
