@@ -1,12 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from '@playwright/test';
 
 import { unitsOfGroups, withShelves } from '@portal/access';
+import { loadSources, sync } from '@portal/sync';
+import { syncPaths } from '@portal/sync/paths';
+
+import { startVerdaccio } from '../../tools/lib/verdaccio.mjs';
 
 import { adminReader, demoReader, emulatorReaders, noAccessReader, partnerReader } from '../readers';
 import { IsolatedPortal } from './isolated';
@@ -25,7 +31,11 @@ import { recordFigure } from './record';
  * image and its alt text, its front-matter description) and in a chunk that only a
  * staff-only page loads (a lazily imported module). Partner canaries sit in the layout
  * engine's landing page (body and description), the DASH adapter's page, the in-depth
- * navigation guide, a blog post and the blog's description.
+ * navigation guide, a blog post and the blog's description, and in a private package that the
+ * crawl publishes to a registry of its own (Verdaccio) in two releases and syncs into the
+ * layout engine's section: its README and its type declarations' doc comments, in the newest
+ * release and in the older one only, so that an older release's pages, search bundle, Markdown
+ * twins, API reference and the package's API models are crawled too.
  *
  * Three organisations with different licences crawl too (created through the admin API of
  * the crawl's own gate): each must read every file of its licensed units and see no canary
@@ -52,6 +62,10 @@ const partnerCanaries = {
   sibling: canary('partner sibling'),
   blog: canary('partner blog'),
   blogDescription: canary('partner blog description'),
+  syncedReadme: canary('partner synced readme'),
+  olderReadme: canary('partner older readme'),
+  symbolDoc: canary('partner symbol doc'),
+  olderSymbolDoc: canary('partner older symbol doc'),
 };
 const allCanaries = { ...staffCanaries, ...partnerCanaries };
 /** The unit each partner canary's page belongs to. */
@@ -62,7 +76,87 @@ const unitOfPartnerCanary: Record<keyof typeof partnerCanaries, string> = {
   sibling: 'navigation',
   blog: 'blog',
   blogDescription: 'blog',
+  syncedReadme: 'layout',
+  olderReadme: 'layout',
+  symbolDoc: 'layout',
+  olderSymbolDoc: 'layout',
 };
+
+/** The private package's name, and its section: inside the layout engine's, so of that unit. */
+const canaryPackage = '@tvco/canary-kit';
+const canarySection = 'layout-engine/canary-kit';
+
+/**
+ * Publishes the private package in two releases to a registry the crawl starts, and syncs it
+ * (README, declarations, reference) into a copy of the content cache beside the site's own,
+ * as the section the copied sources file gains. Answers that cache's folder.
+ */
+async function syncPrivatePackage(): Promise<string> {
+  const registryWork = join(work, 'registry');
+  const project = join(work, 'project');
+  mkdirSync(registryWork, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  const verdaccio = await startVerdaccio({ work: registryWork });
+  try {
+    const token = await verdaccio.addUser('publisher', 'a-long-enough-password');
+    const releases: Record<string, { readme: string; declarations: string[] }> = {
+      '1.0.0': {
+        readme: partnerCanaries.olderReadme,
+        declarations: [
+          `/** ${partnerCanaries.olderSymbolDoc}. */`,
+          'export declare function retireHeron(): void;',
+          `/** ${partnerCanaries.symbolDoc}. */`,
+          'export declare function countHerons(key: string): number;',
+        ],
+      },
+      '1.1.0': {
+        readme: partnerCanaries.syncedReadme,
+        declarations: [
+          `/** ${partnerCanaries.symbolDoc}. */`,
+          'export declare function countHerons(key: string, backwards?: boolean): number;',
+        ],
+      },
+    };
+    for (const [version, release] of Object.entries(releases))
+      verdaccio.publish(
+        {
+          'package.json': JSON.stringify({
+            name: canaryPackage,
+            version,
+            description: 'A private package of the leak crawl',
+            license: 'UNLICENSED',
+            types: 'dist/index.d.ts',
+          }),
+          'README.md': `# Canary kit\n\n${release.readme}\n`,
+          'dist/index.d.ts': `${release.declarations.join('\n')}\n`,
+          'dist/index.js': 'export {};\n',
+        },
+        token,
+      );
+    writeFileSync(
+      join(project, '.npmrc'),
+      `@tvco:registry=${verdaccio.registry}\n${verdaccio.registry.replace(/^http:/, '')}:_authToken=${token}\n`,
+    );
+    const sourcesFile = join(siteDir, 'sources.yaml');
+    appendFileSync(
+      sourcesFile,
+      `  - id: canary-kit\n    kind: npm\n    package: '${canaryPackage}'\n    section: ${canarySection}\n` +
+        `    title: Canary kit\n    versions: '>=1.0.0'\n    pick: all\n`,
+    );
+    // The site's own sources come from its cache as they are; only the private package is fetched.
+    const cacheDir = join(work, 'sources-cache');
+    cpSync(syncPaths().cacheDir, cacheDir, { recursive: true });
+    await sync(loadSources(sourcesFile, { siteDir }), {
+      cacheDir,
+      root: project,
+      only: ['canary-kit'],
+      env: { ...process.env, HOME: registryWork },
+    });
+    return cacheDir;
+  } finally {
+    await verdaccio.stop();
+  }
+}
 
 interface Entry {
   url: string;
@@ -127,8 +221,14 @@ test.beforeAll(async () => {
   // The blog's description, read by its plugin at build time (site/src/plugins/private-blog.ts).
   writeFileSync(join(siteDir, 'blog', 'description.txt'), `${partnerCanaries.blogDescription}\n`);
 
+  const sourcesCache = await syncPrivatePackage();
+
   const docusaurus = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
-  const build = spawnSync(process.execPath, [docusaurus, 'build'], { cwd: siteDir, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [docusaurus, 'build'], {
+    cwd: siteDir,
+    encoding: 'utf8',
+    env: { ...process.env, PORTAL_SOURCES_CACHE: sourcesCache },
+  });
   // The build's gate-files plugin labels the files and writes the manifest.
   if (build.status !== 0) throw new Error(`canary build failed:\n${build.stdout}\n${build.stderr}`);
   manifest = JSON.parse(readFileSync(join(siteDir, 'build', 'portal-manifest.json'), 'utf8')) as typeof manifest;
@@ -176,6 +276,24 @@ test('the canaries are in the build, each in files labelled with its readers, an
     }
   for (const [where, sentence] of Object.entries(partnerCanaries))
     for (const label of labelsOf(sentence)) expect(label, where).not.toMatch(/^(public|unlisted)$/);
+  // The private package's older release is built and crawled like the newest: its pages,
+  // their Markdown twins, its reference, its own search bundle and the package's API models.
+  const buildDir = join(siteDir, 'build');
+  const holding = (sentence: string): string[] =>
+    [...texts].filter(([, text]) => text.includes(sentence)).map(([file]) => file.slice(buildDir.length + 1));
+  const older = `docs/${canarySection}/1.0.0/`;
+  expect(holding(partnerCanaries.olderReadme)).toEqual(
+    expect.arrayContaining([`${older}index.html`, `${older.slice(0, -1)}.md`]),
+  );
+  expect(holding(partnerCanaries.olderReadme).some((file) => file.startsWith('search/layout/older/1.0.0/'))).toBe(true);
+  expect(holding(partnerCanaries.olderSymbolDoc)).toEqual(
+    expect.arrayContaining([`${older}api/retireHeron/index.html`, `docs/${canarySection}/api/models.json`]),
+  );
+  // The newest release is not the older one: it has no page of what it no longer exports.
+  expect(holding(partnerCanaries.olderSymbolDoc).some((file) => file.startsWith(`docs/${canarySection}/api/ret`))).toBe(
+    false,
+  );
+
   // The lazily loaded module is a chunk of its own, and it is staff-only.
   const lazyChunks = [...texts]
     .filter(([file, text]) => text.includes(staffCanaries.lazyChunk) && /assets\/js\/[^/]+\.js$/.test(file))
@@ -285,23 +403,11 @@ const crawlers: Crawler[] = [
 function licensed(name: string, licences: { units: string[]; endsOn?: string }[]): Crawler {
   const live = [...new Set(licences.filter((licence) => !licence.endsOn).flatMap((licence) => licence.units))];
   const id = `crawl-${name}-${run}`;
+  // Made once: the organisation and its reader exist after the first call.
+  let session: Promise<string> | undefined;
   return {
     name: `licensed ${name}`,
-    cookie: async () => {
-      const admin = await portal.signIn(adminReader.email, adminReader.password);
-      const call = async (path: string, body: unknown) => {
-        const response = await fetch(`${portal.baseURL}${path}`, {
-          method: 'POST',
-          headers: { cookie: admin, origin: portal.baseURL, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        expect(response.status, `${path}: ${await response.clone().text()}`).toBe(201);
-      };
-      await call('/api/admin/organisations', { id, name: `Crawl ${name}`, domains: [`${id}.example`] });
-      for (const licence of licences) await call(`/api/admin/organisations/${id}/licences`, licence);
-      const reader = await emulatorReaders.create({ groups: [], email: `dev@${id}.example` });
-      return portal.signIn(reader.email, reader.password);
-    },
+    cookie: () => (session ??= signUp()),
     forbidden: {
       ...staffCanaries,
       ...Object.fromEntries(
@@ -312,13 +418,30 @@ function licensed(name: string, licences: { units: string[]; endsOn?: string }[]
     },
     units: withShelves(['account', ...live]),
   };
+
+  async function signUp(): Promise<string> {
+    const admin = await portal.signIn(adminReader.email, adminReader.password);
+    const call = async (path: string, body: unknown) => {
+      const response = await fetch(`${portal.baseURL}${path}`, {
+        method: 'POST',
+        headers: { cookie: admin, origin: portal.baseURL, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, `${path}: ${await response.clone().text()}`).toBe(201);
+    };
+    await call('/api/admin/organisations', { id, name: `Crawl ${name}`, domains: [`${id}.example`] });
+    for (const licence of licences) await call(`/api/admin/organisations/${id}/licences`, licence);
+    const reader = await emulatorReaders.create({ groups: [], email: `dev@${id}.example` });
+    return portal.signIn(reader.email, reader.password);
+  }
 }
 
-crawlers.push(
-  licensed('dash', [{ units: ['player-adapter-dash', 'blog'] }]),
-  licensed('layout', [{ units: ['layout', 'navigation'] }]),
-  licensed('ended', [{ units: ['layout', 'player-adapter-dash'], endsOn: '2026-01-31' }, { units: ['blog'] }]),
-);
+const organisations = {
+  dash: licensed('dash', [{ units: ['player-adapter-dash', 'blog'] }]),
+  layout: licensed('layout', [{ units: ['layout', 'navigation'] }]),
+  ended: licensed('ended', [{ units: ['layout', 'player-adapter-dash'], endsOn: '2026-01-31' }, { units: ['blog'] }]),
+};
+crawlers.push(...Object.values(organisations));
 
 for (const crawler of crawlers) {
   test(`no request for any file of the build, however spelled, shows a ${crawler.name} reader a canary of another audience`, async () => {
@@ -370,6 +493,67 @@ for (const crawler of crawlers) {
     expect(wrongAnswers).toEqual([]);
   });
 }
+
+/** What a reader's assistant gets from every MCP tool about the private package, with a personal token of theirs. */
+async function askAboutPrivatePackage(crawler: Crawler): Promise<string> {
+  const cookie = await crawler.cookie();
+  const made = await fetch(`${portal.baseURL}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie, origin: portal.baseURL, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'leak crawl', days: 1 }),
+  });
+  expect(made.status, await made.clone().text()).toBe(201);
+  const { token } = (await made.json()) as { token: string };
+  const client = new Client({ name: 'leak-crawl', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${portal.baseURL}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  const answers: unknown[] = [];
+  const ask = async (name: string, args: Record<string, unknown>) =>
+    answers.push(await client.callTool({ name, arguments: args }));
+  for (const pkg of [canaryPackage, 'canary-kit', canarySection]) {
+    for (const name of ['countHerons', 'retireHeron'])
+      for (const version of [{}, { version: '1.0.0' }, { version: '1.1.0' }])
+        await ask('get_symbol', { package: pkg, name, ...version });
+    await ask('api_changes', { package: pkg, from: '1.0.0', to: '1.1.0' });
+    await ask('latest_changelog', { package: pkg });
+  }
+  await ask('search_docs', { query: 'heron counts backwards', limit: 20 });
+  await ask('list_sections', {});
+  const base = `/docs/${canarySection}/`;
+  for (const path of [
+    base,
+    `${base}1.0.0/`,
+    `${base}1.0.0.md`,
+    `${base}1.0.0/api/retireHeron/`,
+    `${base}api/models.json`,
+  ])
+    await ask('read_page', { path });
+  await client.close();
+  return JSON.stringify(answers);
+}
+
+test('an assistant reads the private package’s releases, symbols and changes only for a reader of its unit', async () => {
+  test.setTimeout(2 * 60_000);
+  const sentences = [
+    partnerCanaries.syncedReadme,
+    partnerCanaries.olderReadme,
+    partnerCanaries.symbolDoc,
+    partnerCanaries.olderSymbolDoc,
+  ];
+  // A reader licensed for the unit gets every one: the tools do carry what the others must not get.
+  const licensee = await askAboutPrivatePackage(organisations.layout);
+  for (const sentence of sentences) expect(licensee, sentence).toContain(sentence);
+  for (const crawler of [organisations.dash, organisations.ended]) {
+    const answers = await askAboutPrivatePackage(crawler);
+    expect(
+      sentences.filter((sentence) => answers.includes(sentence)),
+      crawler.name,
+    ).toEqual([]);
+  }
+});
 
 /** The page title without the site's, from a built page. */
 function titleOf(html: string): string | null {
