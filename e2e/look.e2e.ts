@@ -273,6 +273,61 @@ test('text is set in the self-hosted Inter and code in JetBrains Mono, with no f
   for (const url of fontRequests) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/assets\/fonts\//);
 });
 
+/** The system (not self-hosted) fonts the browser drew this page's text in, with the elements that use them. */
+async function systemFontsOf(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  // Every element with text of its own, form controls' labels included.
+  await page.evaluate(() => {
+    for (const element of Array.from(document.body.querySelectorAll('*')))
+      if (
+        Array.from(element.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) ||
+        (element instanceof HTMLInputElement && (element.value || element.placeholder))
+      )
+        element.setAttribute('data-font-probe', '');
+  });
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-font-probe]' });
+  const found = new Set<string>();
+  for (const nodeId of nodeIds) {
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    const system = fonts.filter((font) => !font.isCustomFont && font.glyphCount > 0);
+    if (system.length === 0) continue;
+    const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
+    for (const font of system) found.add(`${font.familyName}: ${outerHTML.slice(0, 80)}`);
+  }
+  await cdp.detach();
+  return [...found];
+}
+
+test.describe('the typeface', () => {
+  // The refusal page answers 403, which Chromium logs.
+  test.use({ allowedConsoleErrors: /the server responded with a status of 403/ });
+  test('no text of a signed-in reader’s page templates is drawn in a system font, buttons and fields included', async ({
+    page,
+  }) => {
+    // The administration page refuses this reader: the refusal page.
+    for (const path of ['/', DASH_PAGE, '/blog/mdx-blog-post', '/account', '/admin', '/nope']) {
+      await page.goto(path);
+      await hydrated(page);
+      await page.evaluate(() => document.fonts.ready);
+      expect(await systemFontsOf(page), path).toEqual([]);
+    }
+  });
+
+  test.describe('signed out', () => {
+    test.use({ storageState: { cookies: [], origins: [] } });
+    test('nor on the sign-in page, its buttons and fields included', async ({ page }) => {
+      await page.goto('/login');
+      await hydrated(page);
+      await page.getByLabel('E-mail').fill('someone@example.com');
+      await page.evaluate(() => document.fonts.ready);
+      expect(await systemFontsOf(page)).toEqual([]);
+    });
+  });
+});
+
 // The word-wrap button watches its block with options memoised by our replacement of
 // theme-common's useShallowMemoObject (src/startup/shallow-memo.ts): it must still appear
 // for a block too wide for the phone, and wrap it.
