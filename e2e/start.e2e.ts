@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,7 +111,14 @@ test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the
     expect(views.reduce((sum, event) => sum + (event.detail.views ?? 0), 0)).toBe(5);
     expect(await ctrlC(second)).toBe(0);
   } finally {
-    for (const { child } of running) if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    // After a failure: Ctrl-C first, so that npm start stops the identity emulator and the
+    // mail catcher, which run in process groups of their own; a kill only if it hangs.
+    for (const { child, exited } of running) {
+      if (child.exitCode !== null) continue;
+      process.kill(-(child.pid as number), 'SIGINT');
+      const stopped = await Promise.race([exited.then(() => true), delay(30_000).then(() => false)]);
+      if (!stopped) process.kill(-(child.pid as number), 'SIGKILL');
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
