@@ -118,25 +118,17 @@ async function syncPrivatePackage(): Promise<string> {
       },
     };
     for (const [version, release] of Object.entries(releases))
-      verdaccio.publish(
+      verdaccio.publishTyped(
         {
-          'package.json': JSON.stringify({
-            name: canaryPackage,
-            version,
-            description: 'A private package of the leak crawl',
-            license: 'UNLICENSED',
-            types: 'dist/index.d.ts',
-          }),
-          'README.md': `# Canary kit\n\n${release.readme}\n`,
-          'dist/index.d.ts': `${release.declarations.join('\n')}\n`,
-          'dist/index.js': 'export {};\n',
+          name: canaryPackage,
+          version,
+          description: 'A private package of the leak crawl',
+          readme: `# Canary kit\n\n${release.readme}\n`,
+          declarations: `${release.declarations.join('\n')}\n`,
         },
         token,
       );
-    writeFileSync(
-      join(project, '.npmrc'),
-      `@tvco:registry=${verdaccio.registry}\n${verdaccio.registry.replace(/^http:/, '')}:_authToken=${token}\n`,
-    );
+    writeFileSync(join(project, '.npmrc'), verdaccio.npmrc('@tvco', token));
     const sourcesFile = join(siteDir, 'sources.yaml');
     appendFileSync(
       sourcesFile,

@@ -67,5 +67,21 @@ export async function startVerdaccio({ work }) {
     });
   };
 
-  return { registry, addUser, publish, stop: () => server.stop() };
+  /** Publishes one release of a typed package: a README and `dist/index.d.ts` as its `types`, what the sync's reference reads. */
+  const publishTyped = ({ name, version, description, readme, declarations }, token) =>
+    publish(
+      {
+        'package.json': JSON.stringify({ name, version, description, license: 'UNLICENSED', types: 'dist/index.d.ts' }),
+        'README.md': readme,
+        'dist/index.d.ts': declarations,
+        'dist/index.js': 'export {};\n',
+      },
+      token,
+    );
+
+  /** A project's .npmrc lines that read `scope` (`@tvco`) from this registry with `token`. */
+  const npmrc = (scope, token) =>
+    `${scope}:registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`;
+
+  return { registry, addUser, publish, publishTyped, npmrc, stop: () => server.stop() };
 }

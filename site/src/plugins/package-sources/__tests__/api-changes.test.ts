@@ -53,25 +53,17 @@ beforeAll(async () => {
   verdaccio = await startVerdaccio({ work });
   const token = await verdaccio.addUser('publisher', 'a-long-enough-password');
   for (const [version, types] of Object.entries(declarations))
-    verdaccio.publish(
+    verdaccio.publishTyped(
       {
-        'package.json': JSON.stringify({
-          name: '@tvco/focus-kit',
-          version,
-          description: 'Focus kit for the test registry',
-          license: 'UNLICENSED',
-          types: 'dist/index.d.ts',
-        }),
-        'README.md': `# Focus kit\n\nCall \`setFocus\` once the app has drawn (${version}).\n`,
-        'dist/index.d.ts': types,
-        'dist/index.js': 'export {};\n',
+        name: '@tvco/focus-kit',
+        version,
+        description: 'Focus kit for the test registry',
+        readme: `# Focus kit\n\nCall \`setFocus\` once the app has drawn (${version}).\n`,
+        declarations: types,
       },
       token,
     );
-  writeFileSync(
-    join(project, '.npmrc'),
-    `@tvco:registry=${verdaccio.registry}\n${verdaccio.registry.replace(/^http:/, '')}:_authToken=${token}\n`,
-  );
+  writeFileSync(join(project, '.npmrc'), verdaccio.npmrc('@tvco', token));
   const file = join(siteDir, 'sources.yaml');
   writeFileSync(
     file,
