@@ -41,9 +41,7 @@ export declare const RESULT_OPTIONS: { readonly highlightParam: 'highlight'; rea
 /** How many of Pagefind's results are ranked, whatever the limit. */
 export declare const CANDIDATES: number;
 
-/** Whether a bundle (its URL, ending in `/`) has an index to search. */
-export declare function hasIndex(bundle: string): Promise<boolean>;
-/** One search over the bundles that have an index, public first; null when none has one. */
+/** One search over the bundles that have pages (their word lists say), public first; null when none has any. */
 export declare function openSearch(
   bundles: readonly string[],
   how: { load(bundle: string): Promise<PagefindModule>; origin?: string },

@@ -31,24 +31,9 @@ export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, e
 export const CANDIDATES = 8;
 
 /**
- * Whether a bundle has an index to search. Pagefind writes a bundle with no languages for a
- * unit without searchable pages (the administration pages are an app, not text), and
- * `mergeIndex` of it fails, which failed every search of the readers who have that unit.
- *
- * @param {string} bundle the bundle's URL, ending in `/`
- * @returns {Promise<boolean>}
- */
-export async function hasIndex(bundle) {
-  const response = await fetch(`${bundle}pagefind-entry.json`);
-  if (response.status === 404) return false;
-  if (!response.ok) throw new Error(`Search bundle ${bundle} answered ${response.status}`);
-  /** @type {{ languages?: Record<string, { page_count?: number }> }} */
-  const entry = await response.json();
-  return Object.values(entry.languages ?? {}).some((language) => (language.page_count ?? 1) > 0);
-}
-
-/**
- * A bundle's word list (spelling.js); none when the bundle has none (a build before it).
+ * A bundle's word list (spelling.js). Empty for a bundle without pages: Pagefind writes a
+ * bundle with no languages for a unit without searchable pages (the administration pages
+ * are an app, not text), and the build writes it no words, or an empty list.
  *
  * @param {string} bundle the bundle's URL, ending in `/`
  * @returns {Promise<Record<string, number>>}
@@ -69,8 +54,14 @@ const vocabularies = new WeakMap();
 
 /**
  * One search over `bundles` (public first, from `searchBundlesFor`): the first bundle with
- * an index makes the instance, the others with one merge into it. Null when none has one.
- * The bundles' word lists come with it, for `correctQuery`.
+ * pages makes the instance, the others with pages merge into it. Null when none has any.
+ * A bundle's word list, which `correctQuery` needs, also says whether it has pages: a
+ * bundle without any has no index, and `mergeIndex` of it fails, which failed every search
+ * of the readers who have its unit.
+ *
+ * Each file a first search waits for is asked for as soon as it is known: the word lists
+ * and the first bundle's engine together, then every merge together (a reader of 25 units
+ * has 26 bundles, and a browser fetches six files at a time from one server).
  *
  * @param {readonly string[]} bundles bundle paths, `/search/<unit>/`
  * @param {{ load(bundle: string): Promise<import('./index.js').PagefindModule>, origin?: string }} how
@@ -78,16 +69,24 @@ const vocabularies = new WeakMap();
  * @returns {Promise<import('./index.js').PagefindInstance | null>}
  */
 export async function openSearch(bundles, { load, origin = '' }) {
-  const present = await Promise.all(bundles.map((bundle) => hasIndex(origin + bundle)));
-  const [primary, ...merged] = bundles.filter((_, index) => present[index]);
-  if (primary === undefined) return null;
-  const words = Promise.all([primary, ...merged].map((bundle) => wordsOf(origin + bundle)));
-  const pagefind = await load(primary);
+  if (bundles.length === 0) return null;
+  const firstEngine = load(bundles[0]);
+  // Awaited below only when the first bundle has pages: its failure is then the search's.
+  firstEngine.catch(() => {});
+  const lists = await Promise.all(bundles.map((bundle) => wordsOf(origin + bundle)));
+  const withPages = bundles.flatMap((bundle, index) =>
+    Object.keys(lists[index]).length > 0 ? [{ bundle, words: lists[index] }] : [],
+  );
+  if (withPages.length === 0) return null;
+  const [primary, ...merged] = withPages.map(({ bundle }) => bundle);
+  const pagefind = await (primary === bundles[0] ? firstEngine : load(primary));
   const instance = pagefind.createInstance({ basePath: origin + primary, baseUrl: '/', ...RESULT_OPTIONS });
   await instance.init();
-  // In order: the merge order is part of the ranking, and the same on every surface.
-  for (const bundle of merged) await instance.mergeIndex(origin + bundle, { baseUrl: '/', ...RESULT_OPTIONS });
-  const vocabulary = new Vocabulary(await words);
+  // Pagefind takes a merged index into its list as the call is made, before any fetch, so
+  // the list keeps this order: the merge order is part of the ranking, and the same on
+  // every surface.
+  await Promise.all(merged.map((bundle) => instance.mergeIndex(origin + bundle, { baseUrl: '/', ...RESULT_OPTIONS })));
+  const vocabulary = new Vocabulary(withPages.map(({ words }) => words));
   vocabularies.set(instance, vocabulary);
   // Pagefind's `init` only sets up its worker, which fetches its engine and the index's
   // metadata at the first search (a third of a second of the first query, measured in the
