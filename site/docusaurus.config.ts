@@ -31,7 +31,17 @@ const config: Config = {
   favicon: 'img/favicon.svg',
   // The same mark as an ICO at the address browsers and feed readers ask for by themselves;
   // named by every page, so the gate serves it to everyone (site/brand/render.mjs makes it).
-  headTags: [{ tagName: 'link', attributes: { rel: 'icon', href: '/favicon.ico', sizes: '32x32' } }],
+  headTags: [
+    { tagName: 'link', attributes: { rel: 'icon', href: '/favicon.ico', sizes: '32x32' } },
+    // No first paint before the navbar is whole: the browser may paint a page it has parsed
+    // only in part, and the navbar's right-hand items, added one by one, then moved the ones
+    // already drawn (a layout shift). The element after the navbar (the main wrapper, whose
+    // id is theme-common's SkipToContentFallbackId) ends the wait.
+    {
+      tagName: 'link',
+      attributes: { rel: 'expect', href: '#__docusaurus_skipToContent_fallback', blocking: 'render' },
+    },
+  ],
   url: siteUrl,
   baseUrl: '/',
   titleDelimiter: site.titleDelimiter,
