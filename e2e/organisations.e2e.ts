@@ -114,9 +114,8 @@ test.describe('the organisations page', () => {
 
   test('is never painted with half a navbar, on a slow processor', async ({ browser, baseURL }) => {
     // A browser may paint a page it has parsed only in part, more often on a busy processor:
-    // the navbar's right-hand items then came one by one and moved the ones drawn before
-    // (CI saw it once; here, one load in four at 6× before the page's head made the browser
-    // wait for the whole navbar).
+    // the navbar's right-hand items then came one by one and moved the ones drawn before,
+    // until every page's head made the browser wait for the whole navbar.
     const { context, page } = await signedIn(browser, String(baseURL), adminReader);
     await page.setViewportSize({ width: 1280, height: 800 });
     const devtools = await context.newCDPSession(page);
