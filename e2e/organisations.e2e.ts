@@ -113,6 +113,8 @@ test.describe('the organisations page', () => {
   });
 
   test('is never painted with half a navbar, on a slow processor', async ({ browser, baseURL }) => {
+    // Ten loads at a sixth of the speed: more than a minute on CI's two shared cores.
+    test.setTimeout(4 * 60_000);
     // A browser may paint a page it has parsed only in part, more often on a busy processor:
     // the navbar's right-hand items then came one by one and moved the ones drawn before,
     // until every page's head made the browser wait for the whole navbar.
