@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 import { searchBundlesFor, unitsOfGroups } from '@portal/access';
+import { SEARCH_FILES_PATH } from '@portal/search';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
@@ -267,10 +268,12 @@ export async function measureSearch({ baseURL, cookie, reader, units, buildDir, 
   const bases = searchBundlesFor(units);
   const { browser, context } = await signedInBrowser(baseURL, cookie);
   try {
-    // Every byte of the index the browser fetches, from the page or Pagefind's worker.
+    // Every byte of the index the browser fetches, from the page or Pagefind's worker: the
+    // bundles' first files in one answer, then the files of each bundle it reads.
     let downloaded = 0;
     context.on('requestfinished', async (request) => {
-      if (!bases.some((base) => request.url().includes(base))) return;
+      const url = request.url();
+      if (new URL(url).pathname !== SEARCH_FILES_PATH && !bases.some((base) => url.includes(base))) return;
       const sizes = await request.sizes().catch(() => null);
       if (sizes) downloaded += sizes.responseBodySize + sizes.responseHeadersSize;
     });

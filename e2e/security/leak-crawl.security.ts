@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { expect, test } from '@playwright/test';
 
 import { unitsOfGroups, withShelves } from '@portal/access';
+import { SEARCH_FILES_PATH, searchStartBundleOf, unpackSearchFiles } from '@portal/search';
 import { loadSources, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
@@ -485,6 +486,47 @@ for (const crawler of crawlers) {
     expect(wrongAnswers).toEqual([]);
   });
 }
+
+/**
+ * The search's files of every bundle of the build (SEARCH_FILES_PATH), asked as each reader:
+ * all bundles in one request, and each alone. An answer holds exactly the bundles' first
+ * files the reader may read as files, and no canary of another audience, looked for inside
+ * each file (Pagefind's index files are gzip-compressed).
+ */
+test('the search files answer gives each reader the files of their own bundles, no canary of another', async () => {
+  test.setTimeout(3 * 60_000);
+  const startFiles = Object.values(manifest.entries).filter((entry) => searchStartBundleOf(entry.url) !== null);
+  const bundles = [...new Set(startFiles.map((entry) => searchStartBundleOf(entry.url) as string))];
+  expect(bundles.length).toBeGreaterThan(20);
+  expect(bundles.some((bundle) => bundle.includes('/older/'))).toBe(true);
+  for (const crawler of crawlers) {
+    const cookie = await crawler.cookie();
+    const expected = startFiles
+      .filter((entry) => entry.access === 'public' || (crawler.units ?? []).some((unit) => entry.units.includes(unit)))
+      .map((entry) => entry.url)
+      .sort();
+    const leaks: string[] = [];
+    const got = new Set<string>();
+    for (const list of [bundles, ...bundles.map((bundle) => [bundle])]) {
+      const response = await fetch(
+        `${portal.baseURL}${SEARCH_FILES_PATH}?bundles=${encodeURIComponent(list.join(','))}`,
+        {
+          headers: cookie ? { cookie } : {},
+        },
+      );
+      expect(response.status, list.join(',')).toBe(200);
+      for (const [path, body] of Object.entries(await unpackSearchFiles(await response.arrayBuffer()))) {
+        got.add(path);
+        const text = searchableText(Buffer.from(body).toString('latin1'));
+        for (const sentence of Object.values(crawler.forbidden))
+          if (text.includes(sentence)) leaks.push(`${path}: ${sentence}`);
+      }
+    }
+    console.log(`search files as ${crawler.name}: ${bundles.length} bundles, ${got.size} files, ${leaks.length} leaks`);
+    expect(leaks, crawler.name).toEqual([]);
+    expect([...got].sort(), crawler.name).toEqual(expected);
+  }
+});
 
 /** What a reader's assistant gets from every MCP tool about the private package, with a personal token of theirs. */
 async function askAboutPrivatePackage(crawler: Crawler): Promise<string> {

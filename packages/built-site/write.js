@@ -15,6 +15,7 @@ import { normalizeRoute } from '@portal/access';
 
 import { MANIFEST_FILE, MANIFEST_VERSION, pageRoute } from './index.js';
 import { withFastExcerpts } from './pagefind-excerpt.js';
+import { withGivenFiles } from './pagefind-files.js';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -258,7 +259,8 @@ const PAGEFIND_UI = /^pagefind-(ui|component-ui|modular-ui)\./;
 
 /**
  * Writes a Pagefind index's bundle into `outDir`, all but Pagefind's own interfaces, its
- * scripts with the excerpt builder of pagefind-excerpt.js. The files come from
+ * scripts with the excerpt builder of pagefind-excerpt.js and taking the files a search
+ * starts with in one answer (pagefind-files.js). The files come from
  * `getFiles()` and are written here, because Pagefind's `writeFiles` answers before its last
  * writes reach the disk: a `close()` right after it left an empty `pagefind-entry.json` now
  * and then (seen on the 2-core CI machine).
@@ -278,7 +280,9 @@ export async function writeSearchBundle(index, outDir) {
     kept.map((file) =>
       writeFile(
         join(outDir, file.path),
-        PAGEFIND_SCRIPTS.has(file.path) ? withFastExcerpts(Buffer.from(file.content).toString('utf8')) : file.content,
+        PAGEFIND_SCRIPTS.has(file.path)
+          ? withGivenFiles(withFastExcerpts(Buffer.from(file.content).toString('utf8')))
+          : file.content,
       ),
     ),
   );

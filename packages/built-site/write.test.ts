@@ -12,6 +12,7 @@ import { MANIFEST_FILE, type Manifest } from './index.js';
 import * as pagefind from 'pagefind';
 
 import { withFastExcerpts } from './pagefind-excerpt.js';
+import { withGivenFiles } from './pagefind-files.js';
 
 import {
   contentTypeOf,
@@ -212,9 +213,10 @@ describe('a search bundle', () => {
       expect(written).toBe(kept.length);
       for (const file of kept) {
         const written = await readFile(join(dir, 'search', 'public', file.path));
-        // Pagefind's two scripts carry the build's excerpt builder (pagefind-excerpt.js); the rest is Pagefind's.
+        // Pagefind's two scripts carry the build's excerpt builder (pagefind-excerpt.js) and take
+        // the files handed to them (pagefind-files.js); the rest is Pagefind's.
         const wanted = /^pagefind(-worker)?\.js$/.test(file.path)
-          ? Buffer.from(withFastExcerpts(Buffer.from(file.content).toString('utf8')))
+          ? Buffer.from(withGivenFiles(withFastExcerpts(Buffer.from(file.content).toString('utf8'))))
           : Buffer.from(file.content);
         expect(Buffer.compare(written, wanted), file.path).toBe(0);
       }

@@ -41,6 +41,23 @@ export declare const RESULT_OPTIONS: { readonly highlightParam: 'highlight'; rea
 /** How many of Pagefind's results are ranked, whatever the limit. */
 export declare const CANDIDATES: number;
 
+/** Where the gate answers the search's files of the bundles asked for (`?bundles=/search/a/,/search/b/`). */
+export declare const SEARCH_FILES_PATH: string;
+/** Most bundles one request for the search's files may name. */
+export declare const MOST_SEARCH_BUNDLES: number;
+/** A bundle's path as `searchBundlesFor` and `releaseBundles` make them. */
+export declare const BUNDLE_PATH: RegExp;
+/** Whether a file of a bundle (its path inside it) is one a search fetches before its first answer. */
+export declare function isSearchStartFile(relative: string): boolean;
+/** The bundle whose search starts with the file at `url` (`/search/layout/` for its index chunks), or null. */
+export declare function searchStartBundleOf(url: string): string | null;
+/** One body of the files, each [path, bytes, 'gzip' when the bytes are the file's gzip form] (packages/search/files.js). */
+export declare function packSearchFiles(
+  files: readonly (readonly [path: string, body: Uint8Array, encoding?: 'gzip'])[],
+): Uint8Array<ArrayBuffer>;
+/** The files of a body `packSearchFiles` made, by path, gzip undone. */
+export declare function unpackSearchFiles(body: ArrayBuffer): Promise<Record<string, ArrayBuffer>>;
+
 /** One search over the bundles that have pages (their word lists say), public first; null when none has any. */
 export declare function openSearch(
   bundles: readonly string[],

@@ -9,11 +9,21 @@ import { OLDER_RELEASES, RELEASE_FILTER } from '@portal/built-site';
 import { answersQuery, matchedWords, wordParts } from './relevance.js';
 import { Vocabulary, WORDS_FILE } from './spelling.js';
 import { breadcrumbOf } from './breadcrumb.js';
+import { SEARCH_FILES_PATH, unpackSearchFiles } from './files.js';
 
 export { answersQuery, matchedWords, requiredPrefix, wordParts } from './relevance.js';
 export { countWords, oneEditFrom, Vocabulary, WORDS_FILE } from './spelling.js';
 export { BREADCRUMB_META, BREADCRUMB_SEPARATOR, breadcrumbOf } from './breadcrumb.js';
 export { readableExcerpt } from './snippet.js';
+export {
+  BUNDLE_PATH,
+  isSearchStartFile,
+  MOST_SEARCH_BUNDLES,
+  packSearchFiles,
+  SEARCH_FILES_PATH,
+  searchStartBundleOf,
+  unpackSearchFiles,
+} from './files.js';
 
 /** The query parameter that marks the matched words on the page a result opens. */
 export const HIGHLIGHT_PARAM = 'highlight';
@@ -31,18 +41,29 @@ export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, e
 export const CANDIDATES = 8;
 
 /**
- * A bundle's word list (spelling.js). Empty for a bundle without pages: Pagefind writes a
- * bundle with no languages for a unit without searchable pages (the administration pages
- * are an app, not text), and the build writes it no words, or an empty list.
+ * The search's files of `bundles` that the reader may read, in one request
+ * (files.js): each bundle's word list (spelling.js), Pagefind's entry, metadata and index
+ * chunks. A bundle without pages has no words, or an empty list: Pagefind writes a bundle
+ * with no languages for a unit without searchable pages (the administration pages are an
+ * app, not text). A bundle the reader may not read (a licence withdrawn since the page
+ * chose the bundles) is left out by the gate and searched as one without pages.
  *
- * @param {string} bundle the bundle's URL, ending in `/`
- * @returns {Promise<Record<string, number>>}
+ * @param {string} origin
+ * @param {readonly string[]} bundles
+ * @returns {Promise<Record<string, ArrayBuffer>>}
  */
-async function wordsOf(bundle) {
-  const response = await fetch(`${bundle}${WORDS_FILE}`);
-  if (response.status === 404) return {};
-  if (!response.ok) throw new Error(`Search words ${bundle} answered ${response.status}`);
-  return /** @type {Record<string, number>} */ (await response.json());
+async function searchFilesOf(origin, bundles) {
+  const response = await fetch(`${origin}${SEARCH_FILES_PATH}?bundles=${encodeURIComponent(bundles.join(','))}`);
+  if (!response.ok) throw new Error(`The search's files answered ${response.status}`);
+  return await unpackSearchFiles(await response.arrayBuffer());
+}
+
+/**
+ * @param {ArrayBuffer | undefined} file a bundle's word list
+ * @returns {Record<string, number>}
+ */
+function wordsIn(file) {
+  return file === undefined ? {} : JSON.parse(new TextDecoder().decode(file));
 }
 
 /**
@@ -59,9 +80,9 @@ const vocabularies = new WeakMap();
  * bundle without any has no index, and `mergeIndex` of it fails, which failed every search
  * of the readers who have its unit.
  *
- * Each file a first search waits for is asked for as soon as it is known: the word lists
- * and the first bundle's engine together, then every merge together (a reader of 25 units
- * has 26 bundles, and a browser fetches six files at a time from one server).
+ * The first bundle's engine loads while the search's files of every bundle come in one
+ * answer (`searchFilesOf`); Pagefind's scripts as the build writes them take their files
+ * from it (the `portalFiles` option) instead of fetching each, and every merge starts at once.
  *
  * @param {readonly string[]} bundles bundle paths, `/search/<unit>/`
  * @param {{ load(bundle: string): Promise<import('./index.js').PagefindModule>, origin?: string }} how
@@ -73,14 +94,20 @@ export async function openSearch(bundles, { load, origin = '' }) {
   const firstEngine = load(bundles[0]);
   // Awaited below only when the first bundle has pages: its failure is then the search's.
   firstEngine.catch(() => {});
-  const lists = await Promise.all(bundles.map((bundle) => wordsOf(origin + bundle)));
-  const withPages = bundles.flatMap((bundle, index) =>
-    Object.keys(lists[index]).length > 0 ? [{ bundle, words: lists[index] }] : [],
-  );
+  const files = await searchFilesOf(origin, bundles);
+  const withPages = bundles.flatMap((bundle) => {
+    const words = wordsIn(files[`${bundle}${WORDS_FILE}`]);
+    return Object.keys(words).length > 0 ? [{ bundle, words }] : [];
+  });
   if (withPages.length === 0) return null;
   const [primary, ...merged] = withPages.map(({ bundle }) => bundle);
   const pagefind = await (primary === bundles[0] ? firstEngine : load(primary));
-  const instance = pagefind.createInstance({ basePath: origin + primary, baseUrl: '/', ...RESULT_OPTIONS });
+  const instance = pagefind.createInstance({
+    basePath: origin + primary,
+    baseUrl: '/',
+    ...RESULT_OPTIONS,
+    portalFiles: files,
+  });
   await instance.init();
   // Pagefind takes a merged index into its list as the call is made, before any fetch, so
   // the list keeps this order: the merge order is part of the ranking, and the same on

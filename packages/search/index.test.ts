@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +16,12 @@ import {
   aboutness,
   correctQuery,
   countWords,
+  isSearchStartFile,
   nearbySections,
   openSearch,
+  packSearchFiles,
   rank,
+  SEARCH_FILES_PATH,
   searchPages,
   WORDS_FILE,
   type PagefindInstance,
@@ -58,6 +61,19 @@ const AS_PAGEFIND_WROTE_IT = 'pagefind-as-written.js';
 
 let dir: string;
 let server: Server;
+/** The paths the test server was asked for, in order. */
+const asked: string[] = [];
+
+/** Each bundle's files a search starts with, by path, as the gate answers SEARCH_FILES_PATH. */
+async function startFiles(bundles: readonly string[]): Promise<[string, Uint8Array][]> {
+  const files: [string, Uint8Array][] = [];
+  for (const bundle of bundles) {
+    const names = await readdir(join(dir, bundle), { recursive: true }).catch(() => []);
+    for (const name of names.filter(isSearchStartFile).sort())
+      files.push([`${bundle}${name}`, await readFile(join(dir, bundle, name))]);
+  }
+  return files;
+}
 let origin: string;
 const load = (bundle: string): Promise<PagefindModule> =>
   import(pathToFileURL(join(dir, bundle, 'pagefind.js')).href) as Promise<PagefindModule>;
@@ -83,9 +99,16 @@ beforeAll(async () => {
   } finally {
     await pagefind.close();
   }
-  // The bundles over HTTP, as the gate serves them: Pagefind fetches its index files.
+  // The bundles over HTTP, as the gate serves them: Pagefind fetches its index files, and
+  // the search its first files of every bundle in one answer.
   server = createServer((request, response) => {
-    const file = normalize(join(dir, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)));
+    const url = new URL(request.url ?? '/', 'http://x');
+    asked.push(url.pathname);
+    if (url.pathname === SEARCH_FILES_PATH) {
+      const bundles = url.searchParams.get('bundles')?.split(',') ?? [];
+      return void startFiles(bundles).then((files) => response.end(packSearchFiles(files)));
+    }
+    const file = normalize(join(dir, decodeURIComponent(url.pathname)));
     if (!file.startsWith(dir)) return void response.writeHead(400).end();
     createReadStream(file)
       .on('error', () => response.writeHead(404).end())
@@ -140,6 +163,25 @@ describe('the one search, over real Pagefind bundles', () => {
     expect(
       page?.headings?.some(([url, excerpt]) => url?.includes('#usefocusable-options') && excerpt?.includes('<mark>')),
     ).toBe(true);
+  });
+
+  it('asks once for the files every bundle starts with, and then only for the results it reads', async () => {
+    asked.length = 0;
+    const search = await partnerSearch();
+    // Besides the files, the engine's WebAssembly.
+    expect(asked).toEqual([SEARCH_FILES_PATH, '/search/public/wasm.en.pagefind']);
+    asked.length = 0;
+    expect((await searchPages(search, 'useFocusable'))?.length).toBeGreaterThan(0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((path) => !/\/fragment\/[\w-]+\.pf_fragment$/.test(path))).toEqual([]);
+  });
+
+  it('searches a bundle the reader may not read (left out of the files) as one without pages', async () => {
+    const search = await openSearch(['/search/public/', '/search/gone/', '/search/private/'], {
+      load: () => load('search/public'),
+      origin,
+    });
+    expect(paths(await searchPages(search, 'hooks'))).toEqual(['/docs/hooks/']);
   });
 
   it('skips a bundle without pages instead of failing the whole search', async () => {

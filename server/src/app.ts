@@ -62,6 +62,7 @@ import { licenceRoutes } from './routes/licences.js';
 import { accessRequestAdminRoutes, accessRequestRoutes } from './routes/access-requests.js';
 import { mailerFor, type Mailer } from './mail.js';
 import { adminTokenRoutes, agentRoutes } from './routes/agents.js';
+import { searchFilesRoutes } from './routes/search-files.js';
 import type { GateContext } from './routes/context.js';
 import { chooseEncoding, LiveSite, type Site, type SiteFile } from './site.js';
 import { Rebuilds } from './sources/rebuilds.js';
@@ -677,6 +678,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register((instance) => activityRoutes(instance, context), { prefix: '/api' });
   await app.register((instance) => accessRequestRoutes(instance, context, licences), { prefix: '/api' });
   await app.register((instance) => agentRoutes(instance, context));
+  await app.register((instance) => searchFilesRoutes(instance, context));
   await app.register((instance) => oauthRoutes(instance, context));
   await app.register((instance) => hookRoutes(instance, context, rebuilds));
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Negotiator } from '@fastify/accept-negotiator';
 import { normalizeRoute } from '@portal/access';
 import { markdownUrl } from '@portal/built-site';
+import { searchStartBundleOf } from '@portal/search';
 
 import { loadManifest, type Manifest, type ManifestEntry } from './manifest/manifest.js';
 
@@ -23,6 +24,8 @@ export interface Site {
   /** Every page of the site with who may read it (for the insights' "never read"). */
   pages: readonly { url: string; access: 'public' | 'private'; units: readonly string[] }[];
   inlineScriptHashes: readonly string[];
+  /** The files a search over `bundle` (`/search/<unit>/`) starts with (`searchStartBundleOf`); none for an unknown one. */
+  searchStartFiles(bundle: string): readonly SiteFile[];
   files: number;
   bytes: number;
   /** What the build is: the hash of its manifest's entries (two builds of the same files share it). */
@@ -56,6 +59,14 @@ export async function loadSite(buildDir: string): Promise<Site> {
     if (twin && twin !== file) file.markdown = twin.url;
   }
   const notFound = byKey.get(manifest.notFound) as SiteFile;
+  const startFiles = new Map<string, SiteFile[]>();
+  for (const file of byKey.values()) {
+    const bundle = searchStartBundleOf(file.url);
+    if (bundle === null) continue;
+    let files = startFiles.get(bundle);
+    if (!files) startFiles.set(bundle, (files = []));
+    files.push(file);
+  }
   // Readers ask for a few hundred paths: each is normalised once and remembered (bounded in
   // count and length, for clients that send many or long ones).
   const looked = new Map<string, SiteFile | null>();
@@ -74,6 +85,7 @@ export async function loadSite(buildDir: string): Promise<Site> {
       .filter((file) => file.kind === 'page')
       .map((file) => ({ url: file.url, access: file.access, units: file.units })),
     inlineScriptHashes: manifest.inlineScriptHashes,
+    searchStartFiles: (bundle) => startFiles.get(bundle) ?? [],
     files: byKey.size,
     bytes,
     loadedAt: new Date().toISOString(),
@@ -112,6 +124,9 @@ export class LiveSite implements Site {
   }
   get inlineScriptHashes(): readonly string[] {
     return this.current.inlineScriptHashes;
+  }
+  searchStartFiles(bundle: string): readonly SiteFile[] {
+    return this.current.searchStartFiles(bundle);
   }
   get files(): number {
     return this.current.files;

@@ -110,6 +110,17 @@ export const SearchQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The search box's files of its bundles (GET /api/search/files): the bundles, comma-separated. */
+export const SearchFilesQuery = Type.Object(
+  {
+    bundles: Type.String({
+      minLength: 1,
+      maxLength: 16384,
+      description: 'Search bundles, comma-separated, as the search box opens them: /search/public/,/search/player/',
+    }),
+  },
+  { additionalProperties: false },
+);
 export const SearchResult = Type.Object({
   title: Type.String(),
   /** The page's path on the site. */

@@ -4,10 +4,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { searchBundlesFor } from '@portal/access';
-import { openSearch, releaseBundles, searchPages, type PagefindInstance, type PagefindModule } from '@portal/search';
+import {
+  openSearch,
+  releaseBundles,
+  SEARCH_FILES_PATH,
+  searchPages,
+  type PagefindInstance,
+  type PagefindModule,
+} from '@portal/search';
 
 import { markdownUrl } from '@portal/built-site';
 import type { Site } from '../site.js';
+import { searchFilesBody } from './search-files.js';
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
 
@@ -68,7 +76,11 @@ export class SiteSearch {
     globalThis.fetch = async (input, init) => {
       const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       if (href.startsWith(`${ORIGIN}/`)) {
-        const path = decodeURIComponent(new URL(href).pathname);
+        const url = new URL(href);
+        // Every file of the bundles this search opens: `searchBundlesFor` chose them for the reader.
+        if (url.pathname === SEARCH_FILES_PATH)
+          return new Response(searchFilesBody(site, url.searchParams.get('bundles')?.split(',') ?? [], () => true));
+        const path = decodeURIComponent(url.pathname);
         const file = site.lookup(path);
         if (!file) return new Response(null, { status: 404 });
         return new Response(new Uint8Array(file.bodies.identity ?? Buffer.alloc(0)), { status: 200 });

@@ -7,6 +7,8 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { packSearchFiles, SEARCH_FILES_PATH } from '@portal/search';
+
 interface FakeResult {
   url: string;
   excerpt: string;
@@ -64,13 +66,14 @@ const page = (path: string, title: string | undefined, extra: Partial<FakeResult
 beforeEach(() => {
   pagefind.results = [];
   pagefind.read = 0;
-  // Every bundle has pages (packages/search asks each bundle's entry file before it opens it),
-  // and a word list.
-  vi.stubGlobal('fetch', async (url: string) =>
-    url.endsWith('/portal-words.json')
-      ? Response.json({ shaka: 4, player: 9 })
-      : Response.json({ version: '1.5.2', languages: { en: { hash: 'en_1', wasm: 'en', page_count: 3 } } }),
-  );
+  // Every bundle has pages: a word list, in the one answer of the bundles' first files.
+  vi.stubGlobal('fetch', async (url: string) => {
+    const asked = new URL(url, 'http://portal.invalid');
+    if (asked.pathname !== SEARCH_FILES_PATH) return new Response(null, { status: 404 });
+    const words = new TextEncoder().encode(JSON.stringify({ shaka: 4, player: 9 }));
+    const bundles = asked.searchParams.get('bundles')?.split(',') ?? [];
+    return new Response(packSearchFiles(bundles.map((bundle) => [`${bundle}portal-words.json`, words] as const)));
+  });
 });
 
 describe('search', () => {

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { normalizeRoute, PUBLIC, readersOf, searchBundles, unitId } from '@portal/access';
 import { isOlderRelease, olderReleasesSearchDir, RELEASE_FILTER, searchDir } from '@portal/built-site';
 import { EXCERPT_VERSION } from '@portal/built-site/pagefind-excerpt';
+import { GIVEN_FILES_VERSION } from '@portal/built-site/pagefind-files';
 import { placeKeptFolder, writeSearchBundle } from '@portal/built-site/write';
 import { BREADCRUMB_META, BREADCRUMB_SEPARATOR, countWords, WORDS_FILE } from '@portal/search';
 
@@ -132,8 +133,10 @@ export async function writeWordList(bundleDir: string): Promise<number> {
 
 /** The hash of what a bundle is made from: the cache's salt, Pagefind's options, each page's URL and HTML. */
 function bundleKey(pages: readonly { url: string; html: string }[], options: SearchIndexOptions, salt: string): string {
-  // The word list and the excerpt builder are part of the bundle since the cache's first bundles.
-  const hash = createHash('sha256').update(JSON.stringify([salt, options, WORDS_FILE, EXCERPT_VERSION]));
+  // The word list and the changes to Pagefind's scripts are part of the bundle since the cache's first bundles.
+  const hash = createHash('sha256').update(
+    JSON.stringify([salt, options, WORDS_FILE, EXCERPT_VERSION, GIVEN_FILES_VERSION]),
+  );
   for (const page of pages) hash.update(`\0${page.url}\0${page.html}`);
   return hash.digest('hex');
 }
