@@ -1,14 +1,14 @@
 // The files a search needs before its first answer, for all of a reader's bundles in one
-// answer of the gate (GET SEARCH_FILES_PATH). Each bundle's own files are small (its entry,
-// metadata, word list and index chunks: a few kilobytes) but many: a reader of 25 units
-// opens 26 bundles, over 100 files, and a browser on a slow machine spends some 8 ms on each
-// request whatever its size (docs/performance.md). The build's Pagefind scripts take the
-// files from here instead of fetching each (packages/built-site/pagefind-files.js).
+// answer of the gate (GET SEARCH_FILES_PATH). Each bundle's own files (its entry, metadata,
+// word list and index chunks) are small but many, and a reader of many units opens a bundle
+// per unit: one request instead of several per bundle (docs/performance.md). The build's
+// Pagefind scripts take the files from here instead of fetching each
+// (packages/built-site/pagefind-files.js).
 //
 // The format: a 4-byte little-endian length, a JSON list of that many bytes with one
 // [path, byte length] per file, or [path, byte length, "gzip"] for a file sent in the gzip
-// form the build made of it (the word lists: JSON of some 5 to 80 KB each), then the files'
-// bytes one after the other in the list's order.
+// form the build made of it (the word lists), then the files' bytes one after the other in
+// the list's order.
 
 import { OLDER_RELEASES } from '@portal/built-site';
 

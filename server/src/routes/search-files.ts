@@ -10,7 +10,7 @@ import type { GateContext } from './context.js';
 
 /**
  * GET SEARCH_FILES_PATH: what the search box opens its bundles with, in one answer instead
- * of over a hundred for a reader of many units. Each file is in it only when the reader may
+ * of several per bundle. Each file is in it only when the reader may
  * read it as a file (a bundle they may not read is left out, as each of its files would be
  * refused), so it says no more than the files do; signed out, the public ones.
  */
@@ -43,8 +43,10 @@ export async function searchFilesRoutes(app: FastifyInstance, ctx: GateContext):
       if (outcome.kind === 'unavailable')
         return reply.code(503).header('retry-after', '5').send({ error: 'The sign-in service is not answering' });
       const units = outcome.kind === 'reader' ? outcome.reader.units : null;
-      const body = searchFilesBody(ctx.site, [...new Set(bundles)], (file) =>
-        file.access === 'public' ? true : units !== null && mayRead(units, file.units),
+      const body = searchFilesBody(
+        ctx.site,
+        [...new Set(bundles)],
+        (file) => file.access === 'public' || (units !== null && mayRead(units, file.units)),
       );
       return reply.type('application/octet-stream').send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     },
