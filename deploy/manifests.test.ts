@@ -12,6 +12,8 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBu
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
+import { GATE_NODE_FLAGS, SERVER_ENTRY } from '../tools/lib/gate.mjs';
+
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Every document of every YAML file in a folder. */
@@ -78,5 +80,24 @@ describe('the deployment files', () => {
   it('catches a broken file (the validator is not a rubber stamp)', () => {
     const broken = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { replicas: 'three' } };
     expect(() => new Deployment(broken as never).validate()).toThrow();
+  });
+});
+
+describe('the gate’s Node.js flags', () => {
+  const repository = join(here, '..');
+
+  it('are the same in the image, the server’s start script and wherever the tools start it', () => {
+    expect(GATE_NODE_FLAGS.length).toBeGreaterThan(0);
+    const lines = readFileSync(join(repository, 'Containerfile'), 'utf8').split('\n');
+    const cmd = lines.filter((line) => line.startsWith('CMD ')).at(-1) ?? '';
+    expect(JSON.parse(cmd.slice('CMD '.length))).toEqual([
+      'node',
+      ...GATE_NODE_FLAGS,
+      SERVER_ENTRY.slice(repository.length + 1),
+    ]);
+    const server = JSON.parse(readFileSync(join(repository, 'server', 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    expect(server.scripts.start).toBe(['node', ...GATE_NODE_FLAGS, 'dist/server.js'].join(' '));
   });
 });
