@@ -17,7 +17,7 @@ export const SITE_BUILD = join(root, 'site', 'build');
  * V8's young generation at 32 MB a semi-space instead of 16: docs/performance.md, "The
  * gate's young generation", has the figures.
  */
-export const GATE_NODE_FLAGS = ['--max-semi-space-size=32'];
+export const GATE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=32']);
 
 /** What "started" means: the process listens (/healthz), or it also reaches its database (/readyz). */
 const readiness = {
