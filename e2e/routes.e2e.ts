@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test';
+
 import { fullTitle, hydrated, expect, test } from './fixtures';
 import { specRoutes } from './routes';
 
@@ -53,12 +55,48 @@ test('an unknown path shows the not-found page with status 404', async ({ page }
   );
 });
 
-test('client-side navigation to an unknown path shows the not-found page', async ({ page }) => {
+/** Goes to `path` in the app, as its router does for a link or a search result. */
+async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+test('client-side navigation to an unknown path asks the server once, which answers its not-found page', async ({
+  page,
+}) => {
+  const documents: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'document')
+      documents.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
   await page.goto('/');
   await hydrated(page);
-  await page.evaluate(() => {
-    window.history.pushState({}, '', '/docs/missing-page');
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  });
+  await navigateInApp(page, '/docs/missing-page');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expect.poll(() => documents).toEqual(['200 /', '404 /docs/missing-page']);
+  await hydrated(page);
+  // The not-found page the server sent is not loaded again.
+  await page.waitForTimeout(1000);
+  expect(documents).toEqual(['200 /', '404 /docs/missing-page']);
+});
+
+test("a page of a build swapped in after this tab's loaded is fetched from the server, not shown as not found", async ({
+  page,
+}) => {
+  // A release's rebuild (docs/architecture.md) added this page after the tab loaded the app:
+  // the server answers it, the tab's route table does not know it.
+  const added = '/docs/Norigin-Spatial-Navigation/0.9.0/';
+  await page.route(`**${added}`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>0.9.0</title><h1>Norigin Spatial Navigation 0.9.0</h1></html>',
+    }),
+  );
+  await page.goto('/docs/Norigin-Spatial-Navigation/');
+  await hydrated(page);
+  await navigateInApp(page, added);
+  await expect(page.getByRole('heading', { name: 'Norigin Spatial Navigation 0.9.0' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toHaveCount(0);
 });

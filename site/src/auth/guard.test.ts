@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteConfig } from 'react-router-config';
 import { unitsOfGroups } from '@portal/access';
 
-import { loginRedirectFor, noAccessReloadFor, prefetchDecision } from './guard';
+import { loginRedirectFor, noAccessReloadFor, prefetchDecision, unknownRouteReloadFor } from './guard';
 import { isAppRouteIn } from './route-match';
 
 const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
@@ -114,7 +114,7 @@ describe('noAccessReloadFor', () => {
     expect(noAccessReloadFor(noGroups, at('/docs/layout-engine/'), isAppRoute)).toBe('/docs/layout-engine/');
   });
 
-  it('lets the app show its not-found page for an unknown path instead of loading it again', () => {
+  it('leaves an unknown path to unknownRouteReloadFor', () => {
     expect(noAccessReloadFor(partner, at('/docs/frontend-guidelines/no-such-page'), isAppRoute)).toBeNull();
   });
 
@@ -123,6 +123,26 @@ describe('noAccessReloadFor', () => {
       noAccessReloadFor({ status: 'signedOut', confirmed: true }, at('/docs/france24-demo/'), isAppRoute),
     ).toBeNull();
     expect(noAccessReloadFor({ status: 'loading' }, at('/docs/france24-demo/'), isAppRoute)).toBeNull();
+  });
+});
+
+describe('unknownRouteReloadFor', () => {
+  it('loads a path this app does not have in full when the app is sent there, with its query and hash', () => {
+    expect(unknownRouteReloadFor(at('/docs/layout-engine/9.9.0/', '?q=grid', '#api'), '/docs/', isAppRoute)).toBe(
+      '/docs/layout-engine/9.9.0/?q=grid#api',
+    );
+  });
+
+  it('lets the app render its own pages, whoever may read them (the other rules decide that)', () => {
+    expect(unknownRouteReloadFor(at('/docs/france24-demo/'), '/', isAppRoute)).toBeNull();
+    expect(unknownRouteReloadFor(at('/docs/Norigin-Spatial-Navigation/changelog/'), '/', isAppRoute)).toBeNull();
+  });
+
+  it('never loads the page the server sent again, nor on a change of its query or hash', () => {
+    expect(unknownRouteReloadFor(at('/docs/no-such-page'), null, isAppRoute)).toBeNull();
+    expect(
+      unknownRouteReloadFor(at('/docs/no-such-page', '?from=menu', '#top'), '/docs/no-such-page', isAppRoute),
+    ).toBeNull();
   });
 });
 

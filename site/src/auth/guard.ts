@@ -46,6 +46,24 @@ export function noAccessReloadFor(
 }
 
 /**
+ * The URL to load in full when the app is sent, from another path, to one that is no page
+ * of it, or null to stay. This tab's route table is the one of the build it loaded; since
+ * then a release may have swapped in a build with more pages (an older release's pages move
+ * to `<section>/<version>/`, and the search, read fresh, links them), so the server is
+ * asked: it answers the page, or its own not-found page with status 404. Docusaurus does
+ * the same when a route's chunk is gone after a deployment. A change of query or hash on
+ * the same path stays in the app, so the not-found page itself never loads again.
+ */
+export function unknownRouteReloadFor(
+  { pathname, search, hash }: PageLocation,
+  fromPathname: string | null,
+  isAppRoute: IsAppRoute,
+): string | null {
+  if (fromPathname === null || fromPathname === pathname || isAppRoute(pathname)) return null;
+  return pathname + search + hash;
+}
+
+/**
  * Whether the app may fetch a route's code ahead of a click: at once for a public route or
  * one the reader may read, after the session answer while it is awaited, never otherwise
  * (the gate would refuse the chunks).

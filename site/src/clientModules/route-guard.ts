@@ -2,29 +2,36 @@
  * Client-side half of the access policy. The gate server refuses private pages and their
  * chunks to readers outside their groups; this keeps an in-app navigation from even
  * starting to render one: Docusaurus calls onRouteUpdate before it fetches the next
- * route's code. A path that is no page of the app is left to the not-found page.
+ * route's code. A path that is no page of this tab's app is loaded in full: a build
+ * swapped in since may have it, else the server answers its not-found page.
  */
 import type { ClientModule } from '@docusaurus/types';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 
 import { isAppRoute } from '@site/src/auth/app-routes';
-import { loginRedirectFor, noAccessReloadFor, type PageLocation } from '@site/src/auth/guard';
+import { loginRedirectFor, noAccessReloadFor, type PageLocation, unknownRouteReloadFor } from '@site/src/auth/guard';
 import { getSessionState, subscribeSession } from '@site/src/auth/session-store';
 
-/** A full load, so the gate server's own rules answer (its redirect or its no-access page). */
-function guard(location: PageLocation, inApp: boolean): void {
+/**
+ * A full load, so the gate server's own rules answer (its redirect, its no-access page, or
+ * a page this tab's app does not have). `from` is the path the app came from, null for the
+ * page the server itself sent.
+ */
+function guard(location: PageLocation, from: string | null): void {
   const session = getSessionState();
   const target =
     loginRedirectFor(session, location, isAppRoute) ??
-    (inApp ? noAccessReloadFor(session, location, isAppRoute) : null);
+    (from !== null ? noAccessReloadFor(session, location, isAppRoute) : null) ??
+    unknownRouteReloadFor(location, from, isAppRoute);
   if (target !== null) window.location.assign(target);
 }
 
 /**
- * A plain click on a link this reader may not follow loads the page in full at once, before
- * the router starts: Docusaurus fetches the next route's code right after onRouteUpdate,
- * and the gate would refuse those chunks (a 401 or 403 in the console) while the full
- * load is already on its way.
+ * A plain click on a link this reader may not follow, or to a path this tab's app does not
+ * have, loads the page in full at once, before the router starts: Docusaurus fetches the
+ * next route's code right after onRouteUpdate, and the gate would refuse those chunks (a
+ * 401 or 403 in the console) while the full load is already on its way; and the not-found
+ * page would show until it went.
  */
 function onClick(event: MouseEvent): void {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
@@ -35,7 +42,10 @@ function onClick(event: MouseEvent): void {
   const url = new URL(anchor.href, window.location.href);
   if (url.origin !== window.location.origin) return;
   const session = getSessionState();
-  const target = loginRedirectFor(session, url, isAppRoute) ?? noAccessReloadFor(session, url, isAppRoute);
+  const target =
+    loginRedirectFor(session, url, isAppRoute) ??
+    noAccessReloadFor(session, url, isAppRoute) ??
+    unknownRouteReloadFor(url, window.location.pathname, isAppRoute);
   if (target === null) return;
   event.preventDefault();
   window.location.assign(target);
@@ -44,12 +54,12 @@ function onClick(event: MouseEvent): void {
 if (ExecutionEnvironment.canUseDOM) {
   // The server authorised this page's HTML, but the session can end in between (account
   // disabled, cookie expired): once the answer is a clear 401, leave the private page.
-  subscribeSession(() => guard(window.location, false));
+  subscribeSession(() => guard(window.location, null));
   // Capture: before React's own listener, so the router never sees the click.
   document.addEventListener('click', onClick, true);
 }
 
 export const onRouteUpdate: ClientModule['onRouteUpdate'] = ({ location, previousLocation }) => {
   // The first call is for the page the server sent (previousLocation null): it was allowed.
-  guard(location, previousLocation !== null);
+  guard(location, previousLocation?.pathname ?? null);
 };
