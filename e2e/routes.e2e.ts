@@ -82,7 +82,7 @@ test('client-side navigation to an unknown path asks the server once, which answ
   expect(documents).toEqual(['200 /', '404 /docs/missing-page']);
 });
 
-test("a page of a build swapped in after this tab's loaded is fetched from the server, not shown as not found", async ({
+test('a page of a build swapped in after the tab loaded is fetched from the server, not shown as not found', async ({
   page,
 }) => {
   // A release's rebuild (docs/architecture.md) added this page after the tab loaded the app:

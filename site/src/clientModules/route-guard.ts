@@ -30,8 +30,8 @@ function guard(location: PageLocation, from: string | null): void {
  * A plain click on a link this reader may not follow, or to a path this tab's app does not
  * have, loads the page in full at once, before the router starts: Docusaurus fetches the
  * next route's code right after onRouteUpdate, and the gate would refuse those chunks (a
- * 401 or 403 in the console) while the full load is already on its way; and the not-found
- * page would show until it went.
+ * 401 or 403 in the console) while the full load is already on its way; a path the app
+ * does not have would show its not-found page until the load arrived.
  */
 function onClick(event: MouseEvent): void {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
