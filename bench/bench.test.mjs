@@ -182,6 +182,27 @@ describe('docs/performance.md tables', () => {
     expect(out).toMatch(/`client\.lcp_vs_ungated` +\|[^\n]*not measured/);
   });
 
+  it('calls a goal met only when every round the run kept meets it, and shows their range', async () => {
+    const text = '<!-- results:start -->\n<!-- results:end -->\n';
+    const out = await renderPerformance(text, {
+      meta,
+      'gate.recorded_vs_unrecorded_rps': 0.983,
+      'gate.recorded_vs_unrecorded_rps_spread': [0.983, 0.869, 1.066],
+      'gate.private_vs_public_rps': 0.912,
+      'gate.private_vs_public_rps_spread': [0.912, 0.85, 0.95],
+      'gate.private_vs_nginx_rps': 0.6,
+    });
+    expect(out).toMatch(
+      /`gate\.recorded_vs_unrecorded_rps` +\|[^\n]*\| 0\.983 \(rounds 0\.869 to 1\.066\) +\| ≥ 0\.95 +\| \*\*within spread\*\*/,
+    );
+    expect(out).toMatch(
+      /`gate\.private_vs_public_rps` +\|[^\n]*\| 0\.912 \(rounds 0\.85 to 0\.95\) +\| ≥ 0\.80 +\| yes +\|/,
+    );
+    expect(out).toMatch(
+      /`gate\.private_vs_nginx_rps` +\|[^\n]*\| 0\.6 +\| ≥ 0\.50 +\| yes \(median; rounds not kept\)/,
+    );
+  });
+
   it('reports Lighthouse per page with CLS, the login page signed out, and bolds each missed goal', async () => {
     const text = '<!-- results:start -->\n<!-- results:end -->\n';
     const out = await renderPerformance(text, {

@@ -108,6 +108,7 @@ export async function measureBuilds({ rounds, growth, log }) {
   const at = (count, pick) => (grown[count] ? pick(grown[count]) : null);
   return {
     'build.faster_vs_webpack_wall': round(wall('faster') / wall('webpack'), 3),
+    'build.faster_vs_webpack_wall_spread': runs.faster.map((run, r) => round(run.wallMs / runs.webpack[r].wallMs, 3)),
     'build.faster_wall_s': round(wall('faster') / 1000, 1),
     'build.webpack_wall_s': round(wall('webpack') / 1000, 1),
     'build.faster_peak_rss_mib': mib(peak('faster')),

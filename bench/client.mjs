@@ -159,6 +159,8 @@ export async function measureClient({ targets, reader, runs, log }) {
     const fcp = (name) => median(results[name].map((x) => x.fcp));
     const js = (name) => median(results[name].map((x) => x.jsBytes));
     const kib = (bytes) => round(bytes / 1024, 1);
+    // Each round's own LCP ratio, for the report's verdict (bench/report.mjs).
+    const lcpRounds = (name) => results.portal.map((load, r) => round(load.lcp / results[name][r].lcp, 3));
     return {
       'client.doc_page': DOC_PATH,
       'client.doc_page_js_kib': kib(js('portal')),
@@ -174,7 +176,9 @@ export async function measureClient({ targets, reader, runs, log }) {
       'client.fcp_ms_ungated': Math.round(fcp('ungated')),
       'client.fcp_ms_client_guard': Math.round(fcp('client-guard')),
       'client.lcp_vs_ungated': round(lcp('portal') / lcp('ungated'), 3),
+      'client.lcp_vs_ungated_spread': lcpRounds('ungated'),
       'client.lcp_vs_client_guard': round(lcp('portal') / lcp('client-guard'), 3),
+      'client.lcp_vs_client_guard_spread': lcpRounds('client-guard'),
       'client.loads_per_build': runs,
     };
   } finally {
