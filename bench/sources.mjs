@@ -1,6 +1,7 @@
 // The synced package sections (site/sources.yaml): a sync with nothing changed, and the cold
 // build of the portal with every version the sources publish against the same portal with
-// each synced package at its newest release only, in alternating order.
+// each synced package at its newest release only, in alternating order, both with the
+// gate-files step (which places the older releases' archives: site/src/archives).
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,7 +14,7 @@ import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } f
 
 /** A copy of the site whose synced sources publish their newest release only, with a cache of its own. */
 function newestOnlySite(latest) {
-  const dir = copySiteSources(join(workDir, 'sources-newest'));
+  const dir = copySiteSources(join(workDir, 'sources-newest'), { gateFiles: true });
   const file = join(dir, 'sources.yaml');
   const data = parse(readFileSync(file, 'utf8'));
   for (const source of data.sources) if (latest[source.id]) source.versions = `>=${latest[source.id]}`;
@@ -55,6 +56,7 @@ function addRelease(cacheDir, sourceId) {
  * The full build (cold, with the gate-files step, as \`npm run build\` makes what the gate
  * serves) against the rebuild after one package's release (what scripts/rebuild.mjs runs
  * after a release hook: the same site with its caches, into a new folder), in the same copy.
+ * Between them, what the gate runs after serving a release: the newest's archive.
  */
 async function measureReleaseRebuild({ rounds, log, sourceId }) {
   const site = copySiteSources(join(workDir, 'sources-release'), { gateFiles: true });
@@ -62,10 +64,19 @@ async function measureReleaseRebuild({ rounds, log, sourceId }) {
   rmSync(cacheDir, { recursive: true, force: true });
   cpSync(syncPaths().cacheDir, cacheDir, { recursive: true });
   const env = { PORTAL_SOURCES_CACHE: cacheDir };
-  const runs = { full: [], release: [] };
+  const runs = { full: [], release: [], prepared: [] };
   for (let round_ = 0; round_ < rounds; round_++) {
     const full = await coldBuild(site, join(site, 'build'), 'faster', { env });
     runs.full.push(full);
+    // What the gate runs after a release is served (SOURCES_ARCHIVE_COMMAND): the newest
+    // release's archive, ready for the release that replaces it. Timed apart.
+    const prepared = await timeCommand(process.execPath, [docusaurusBin, 'archive-releases'], {
+      cwd: site,
+      env: { PORTAL_BUNDLER: 'faster', ...env },
+      label: `docusaurus archive-releases in ${site}`,
+    });
+    const newestArchive = /Archive built in ([\d.]+) s/.exec(prepared.output);
+    runs.prepared.push(newestArchive ? Number(newestArchive[1]) : 0);
     const remove = addRelease(cacheDir, sourceId);
     try {
       const next = join(site, 'build.next');
@@ -75,7 +86,9 @@ async function measureReleaseRebuild({ rounds, log, sourceId }) {
         env: { PORTAL_BUNDLER: 'faster', ...env },
         label: `docusaurus build after a release in ${site}`,
       });
-      runs.release.push(release);
+      // The release it replaced moves to an archive of its own, built in this rebuild.
+      const archived = /Archive built in ([\d.]+) s/.exec(release.output);
+      runs.release.push({ ...release, archiveS: archived ? Number(archived[1]) : 0 });
     } finally {
       remove();
     }
@@ -90,6 +103,8 @@ async function measureReleaseRebuild({ rounds, log, sourceId }) {
     'sources.release_rebuild_s': round(releaseS, 1),
     'sources.release_vs_full_build': round(releaseS / fullS, 3),
     'sources.release_vs_full_spread': runs.release.map((run, index) => round(run.wallMs / runs.full[index].wallMs, 3)),
+    'sources.release_archive_s': round(median(runs.release.map((run) => run.archiveS)), 1),
+    'sources.newest_archive_s': round(median(runs.prepared), 1),
   };
 }
 
@@ -109,7 +124,7 @@ export async function measureSources({ rounds, log }) {
   const latest = Object.fromEntries(synced.map((source) => [source.id, state.sources[source.id].versions[0].version]));
   const versions = synced.reduce((sum, source) => sum + state.sources[source.id].versions.length, 0);
 
-  const all = copySiteSources(join(workDir, 'sources-all'));
+  const all = copySiteSources(join(workDir, 'sources-all'), { gateFiles: true });
   const newest = newestOnlySite(latest);
   const newestCache = join(workDir, 'sources-newest-cache');
   const newestSources = join(newest, 'sources.yaml');

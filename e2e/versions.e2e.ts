@@ -97,6 +97,27 @@ test.describe('a synced package in versions', () => {
     await expect(page).toHaveURL(new RegExp(`${section}2\\.3\\.0/$`));
   });
 
+  test("an older release's page is its archive's, and its version menu lists the portal's releases of now", async ({
+    page,
+  }) => {
+    // What the portal's build says now, with a release published after the archive was built.
+    const response = await page.request.get(`${section}versions.json`);
+    expect(response.status()).toBe(200);
+    const versions = (await response.json()) as { latest: string; versions: { version: string; path: string }[] };
+    expect(versions.versions.map((entry) => entry.version)).toContain('2.3.0');
+    const published = { ...versions, versions: [{ ...versions.versions[0], version: '9.9.9' }, ...versions.versions] };
+    await page.route(`**${section}versions.json`, (route) => route.fulfill({ json: published }));
+
+    await page.goto(`${section}2.3.0/`);
+    await hydrated(page);
+    // The archive's own entry bundle (hashed), not the portal's (main.js): another app.
+    const scripts = await page.locator('script[src]').evaluateAll((all) => all.map((s) => s.getAttribute('src')));
+    expect(scripts.some((src) => /\/assets\/js\/main\.[0-9a-f]+\.js$/.test(src ?? ''))).toBe(true);
+    const navbar = page.getByRole('navigation', { name: 'Main' });
+    await navbar.getByRole('button', { name: /version 2\.3\.0: choose another/ }).hover();
+    await expect(navbar.getByRole('link', { name: '9.9.9', exact: true })).toBeVisible();
+  });
+
   test("gives assistants each version's Markdown, lists every version in llms.txt and the newest in full", async ({
     request,
   }) => {

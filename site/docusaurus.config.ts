@@ -14,6 +14,7 @@ import fontSubsets from './src/plugins/font-subsets';
 import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
 import stagedStartup from './src/plugins/staged-startup';
 import prismOffStartup, { prismOnServerOnly } from './src/plugins/prism-off-startup';
+import { archivedReleases } from './src/archives/spec';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
 
@@ -24,6 +25,11 @@ const markFor = (to: string): string => readersClass(readersOf(to));
 // og:url, the social card, the sitemap); the gate server serves the build at any address.
 // SITE_URL (else the server's PUBLIC_URL) must be set when building for a real deployment.
 const siteUrl = siteUrlFrom(process.env);
+
+// An archive of older package releases (src/archives): the same site with those releases'
+// pages only. Its links to the portal's own pages lead where its app has no route: the
+// route guard loads them in full.
+const archive = archivedReleases();
 
 const config: Config = {
   title: site.title,
@@ -50,7 +56,9 @@ const config: Config = {
   organizationName: site.organization,
   projectName: 'developer-docs',
 
-  onBrokenLinks: 'throw',
+  // An archive's pages link to the portal's, which its app has no route for: the archives'
+  // merge into the portal's build checks every link of theirs (src/archives/merge.ts).
+  onBrokenLinks: archive ? 'ignore' : 'throw',
   onBrokenAnchors: 'warn',
   onDuplicateRoutes: 'warn',
 
@@ -105,25 +113,37 @@ const config: Config = {
     fontSubsets,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of
     // the metadata every docs page loads (the preset's own docs plugin is off below).
-    ['./src/plugins/gated-docs.ts', { routeBasePath: 'docs', sidebarPath: './sidebars.ts' } satisfies DocsOptions],
-    // The classic blog plugin with its description read from blog/description.txt: the site
-    // config is in the public main bundle, and the blog is for partners and staff.
     [
-      './src/plugins/private-blog.ts',
+      './src/plugins/gated-docs.ts',
       {
-        blogTitle: 'Blog',
-        showReadingTime: true,
-        tags: 'tags.yml',
-        onInlineTags: 'throw',
-        onInlineAuthors: 'throw',
-        onUntruncatedBlogPosts: 'throw',
-        feedOptions: { type: ['rss', 'atom'], xslt: true },
-      } satisfies BlogOptions,
+        routeBasePath: 'docs',
+        sidebarPath: archive ? './archive-sidebars.json' : './sidebars.ts',
+      } satisfies DocsOptions,
     ],
-    // The latest release of each project, read from the changelogs, for the home page.
-    './src/plugins/releases/index.ts',
-    // One name per entry bundle, so a page's HTML changes only when the page does.
-    './src/plugins/stable-entry-names.ts',
+    // The classic blog plugin with its description read from blog/description.txt: the site
+    // config is in the public main bundle, and the blog is for partners and staff. Then the
+    // latest release of each project, read from the changelogs, for the home page. An
+    // archive has neither.
+    ...((archive
+      ? []
+      : [
+          [
+            './src/plugins/private-blog.ts',
+            {
+              blogTitle: 'Blog',
+              showReadingTime: true,
+              tags: 'tags.yml',
+              onInlineTags: 'throw',
+              onInlineAuthors: 'throw',
+              onUntruncatedBlogPosts: 'throw',
+              feedOptions: { type: ['rss', 'atom'], xslt: true },
+            } satisfies BlogOptions,
+          ],
+          './src/plugins/releases/index.ts',
+        ]) as NonNullable<Config['plugins']>),
+    // One name per entry bundle, so a page's HTML changes only when the page does. An
+    // archive's entry bundles keep their hashes: they sit beside the portal's.
+    ...(archive ? [] : ['./src/plugins/stable-entry-names.ts']),
   ],
 
   // Keeps a reader's in-app navigation away from pages outside their groups (the gate
@@ -150,6 +170,8 @@ const config: Config = {
         docs: false,
         // Registered above, wrapped: src/plugins/private-blog.ts.
         blog: false,
+        // An archive has its releases' pages only: no home, login, account or admin page.
+        ...(archive ? { pages: false } : {}),
         theme: { customCss: './src/css/custom.css' },
         sitemap: {
           // Anonymous crawlers can read only the public pages, so the sitemap lists only those.
@@ -185,7 +207,9 @@ const config: Config = {
       hideOnScroll: false,
       logo: { alt: `${site.organization} logo`, src: 'img/logo.svg', width: 32, height: 32 },
       items: [
-        { type: 'docSidebar', sidebarId: 'tutorialSidebar', position: 'left', label: 'Documentation' },
+        archive
+          ? { to: '/docs/', position: 'left', label: 'Documentation' }
+          : { type: 'docSidebar', sidebarId: 'tutorialSidebar', position: 'left', label: 'Documentation' },
         { to: '/blog', label: 'Blog', position: 'left', className: markFor('/blog') },
         // The version menu of the synced package the reader is in (site/sources.yaml); nothing elsewhere.
         { type: 'custom-packageVersion', position: 'left' },

@@ -285,6 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? null
       : new Rebuilds({
           command: config.sources.rebuildCommand,
+          archiveCommand: config.sources.archiveCommand,
           cwd: process.cwd(),
           log: app.log,
           serve: async () => {

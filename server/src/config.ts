@@ -90,6 +90,8 @@ export interface Config {
     cacheDir: string;
     /** Syncs one source and rebuilds the site folder; run with `--only=<source id>` after a hook. */
     rebuildCommand: string;
+    /** Run after each rebuild that was served; null when SOURCES_ARCHIVE_COMMAND is empty. */
+    archiveCommand: string | null;
   };
 }
 
@@ -210,6 +212,9 @@ const ServerEnv = {
   ),
   PORTAL_SOURCES_CACHE: Type.String({ default: '.cache/sources' }),
   SOURCES_REBUILD_COMMAND: Type.String({ minLength: 1, default: 'node scripts/rebuild.mjs' }),
+  // After a rebuild is served: the newest releases' archives, ahead of the releases that will
+  // replace them (site/src/archives). Empty: none; a release's rebuild then builds the archive.
+  SOURCES_ARCHIVE_COMMAND: Type.String({ default: 'npm run archive-releases --workspace site' }),
 } satisfies TProperties;
 
 const IdentitySchema = Type.Object(IdentityEnv);
@@ -537,6 +542,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
       cacheDir: resolve(cwd, settings.PORTAL_SOURCES_CACHE),
       rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
+      archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
     },
   };
 }

@@ -2,7 +2,7 @@
 // they queue, and the swap of the served build on this replica and on another that shares
 // Redis, without a restart. The rebuild command here is a script that puts another
 // prepared build in place of the served folder, as scripts/rebuild.mjs does after its build.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -74,6 +74,17 @@ console.log('rebuilt ' + only);
   return file;
 }
 
+/** An archive command: appends a line to `file`. */
+async function archiveScript(file: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'portal-archive-'));
+  const script = join(dir, 'archive.mjs');
+  await writeFile(
+    script,
+    `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(file)}, 'archived\\n');\n`,
+  );
+  return script;
+}
+
 describe('release hooks', () => {
   let redis: RunningRedis;
   let one: FastifyInstance;
@@ -82,11 +93,15 @@ describe('release hooks', () => {
   let served: string;
   let script: string;
   let admin: string;
+  /** A line for each run of the archive command. */
+  let archived: string;
+  const archiveRuns = async () => (await readFile(archived, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
   /** What the next rebuild puts in place: a prepared build's folder, or "fail". */
   const nextBuild = (what: string) => writeFile(join(script, '..', 'next'), what);
 
   beforeAll(async () => {
+    archived = join(await mkdtemp(join(tmpdir(), 'portal-archived-')), 'runs');
     redis = await startRedis();
     served = await makeTestSite({ ...miniSite, [NAV]: page('Spatial Navigation 3.3.0') });
     script = await rebuildScript(served);
@@ -95,6 +110,8 @@ describe('release hooks', () => {
       SOURCES_HOOK_SECRET: SECRET,
       PORTAL_SOURCES_CACHE: await cacheWithSources(),
       SOURCES_REBUILD_COMMAND: `${process.execPath} ${script}`,
+      // Stands in for `docusaurus archive-releases`: notes each run in a file.
+      SOURCES_ARCHIVE_COMMAND: `${process.execPath} ${await archiveScript(archived)}`,
     };
     ({ app: one, readers } = await testApp(served, env));
     ({ app: two } = await testApp(served, env));
@@ -193,6 +210,8 @@ describe('release hooks', () => {
     expect((await overview()).build.id).not.toBe(before);
     // The new build keeps the gate: its private page still refuses the signed-out reader.
     expect((await two.inject({ url: '/docs/layout-engine/' })).statusCode).toBe(302);
+    // Once served, the newest releases are archived ahead of the next release, on this replica.
+    await expect.poll(archiveRuns, { timeout: 5000 }).toBe(1);
   });
 
   it('rebuilds on a registry publish and on a pushed tag, matched by package and repository', async () => {
@@ -215,8 +234,9 @@ describe('release hooks', () => {
     const tag = await hook('push', { ref: 'refs/tags/v1.2.0', repository: { full_name: 'tvco/player-kit' } });
     expect(tag.statusCode).toBe(202);
     expect(tag.json().jobs[0]).toMatchObject({ source: 'kit', reason: 'tag v1.2.0 of tvco/player-kit' });
-    // The same build again: nothing to swap.
+    // The same build again: nothing to swap, and nothing new to archive.
     expect(await finished(tag.json().jobs[0].id)).toMatchObject({ state: 'unchanged' });
+    await expect.poll(archiveRuns, { timeout: 5000 }).toBe(2);
   });
 
   it('keeps serving the build it had when a rebuild fails, and shows why in the administration', async () => {
@@ -226,6 +246,7 @@ describe('release hooks', () => {
     expect(job?.state).toBe('failed');
     expect(job?.error).toMatch(/The site build failed: a broken link in --only=nav\n\(exit code 1\)/);
     expect(await title(one)).toBe('Spatial Navigation 3.4.1');
+    expect(await archiveRuns()).toBe(2);
 
     // A build whose inline scripts differ would be blocked by the headers built at start: refused too.
     await nextBuild(await makeTestSite({ ...miniSite, [NAV]: page('Spatial Navigation 3.6.0', 'alert(1)') }));

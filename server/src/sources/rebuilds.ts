@@ -5,6 +5,11 @@ import type { RebuildJob } from '@portal/contract';
 export interface RebuildsOptions {
   /** The rebuild command and its arguments, separated by spaces; `--only=<source id>` is added. */
   command: string;
+  /**
+   * Run after a rebuild has been served, before the next one starts: archives the newest
+   * releases ahead of the releases that will replace them (site/src/archives). Null: none.
+   */
+  archiveCommand: string | null;
   cwd: string;
   /** Serves what the command built (LiveSite.reload, then the broadcast to the other replicas). */
   serve: () => Promise<'replaced' | 'unchanged'>;
@@ -75,7 +80,7 @@ export class Rebuilds {
     job.startedAt = new Date().toISOString();
     this.options.log.info({ source: job.source, job: job.id }, 'rebuild started');
     try {
-      await this.execute(job.source);
+      await this.execute(this.options.command, [`--only=${job.source}`]);
       job.state = (await this.options.serve()) === 'replaced' ? 'served' : 'unchanged';
       this.options.log.info({ source: job.source, job: job.id, state: job.state }, 'rebuild finished');
     } catch (error) {
@@ -85,13 +90,23 @@ export class Rebuilds {
     } finally {
       job.finishedAt = new Date().toISOString();
     }
+    // The release is served; its archive is made while no reader waits for it. A failure
+    // costs only time: the next release's rebuild builds what is missing.
+    if (job.state === 'served' && this.options.archiveCommand && !this.closed) {
+      try {
+        await this.execute(this.options.archiveCommand, []);
+        this.options.log.info({ source: job.source, job: job.id }, 'newest releases archived');
+      } catch (error) {
+        this.options.log.error({ source: job.source, job: job.id, err: error }, 'archiving the newest releases failed');
+      }
+    }
   }
 
-  private execute(source: string): Promise<void> {
-    const [command, ...args] = this.options.command.split(' ').filter(Boolean);
+  private execute(commandLine: string, extra: string[]): Promise<void> {
+    const [command, ...args] = commandLine.split(' ').filter(Boolean);
     return new Promise((resolve, reject) => {
       let output = '';
-      const child = spawn(command as string, [...args, `--only=${source}`], {
+      const child = spawn(command as string, [...args, ...extra], {
         cwd: this.options.cwd,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -99,7 +114,7 @@ export class Rebuilds {
       const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_TAIL));
       child.stdout.on('data', keep);
       child.stderr.on('data', keep);
-      child.on('error', (error) => reject(new Error(`${this.options.command} could not start: ${error.message}`)));
+      child.on('error', (error) => reject(new Error(`${commandLine} could not start: ${error.message}`)));
       child.on('close', (code, signal) => {
         this.child = null;
         if (code === 0) resolve();

@@ -15,6 +15,11 @@ export interface PackagePlace {
   page: string;
 }
 
+/** Where the portal's build leaves a package's versions (its `PackageVersions`), in its section. */
+export function versionsUrl(basePath: string): string {
+  return `${basePath}versions.json`;
+}
+
 /** The local-storage key of a package's chosen version (the specification's `docs-preferred-version-*`). */
 export function preferenceKey(id: string): string {
   return `docs-preferred-version-${id}`;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import type { LoadContext, Plugin } from '@docusaurus/types';
 
+import { archiveBuildsOf, mergeArchiveTexts, placeArchiveFiles } from '../../archives/merge';
 import { afterOtherPostBuilds } from './after-other-plugins';
 import type { PluginOptions } from './options';
 import { summarize, writeGateManifest, writePageDerivatives } from './prepare';
@@ -40,9 +41,16 @@ export default function gateFilesPlugin(context: LoadContext, options: PluginOpt
       },
       context.siteConfig.url,
     );
+    // The older releases' archives (src/archives): their files come labelled and compressed.
+    const archives = archiveBuildsOf(context.generatedFilesDir);
+    mergeArchiveTexts(outDir, archives);
     const compressionCache = join(caches, 'portal-compressed');
     const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options, compressionCache);
-    console.log(summarize(manifest, (Date.now() - started) / 1000));
+    const placed = await placeArchiveFiles(outDir, archives);
+    console.log(
+      summarize(manifest, (Date.now() - started) / 1000) +
+        (archives.length ? `; ${placed} files of ${archives.length} release archives placed beside them` : ''),
+    );
   };
   return { name: 'portal-gate-files', postBuild };
 }

@@ -68,22 +68,29 @@ function apiSummary(change: ReturnType<Reference['changesOf']>): string {
   return ` (against ${change.from}: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added)`;
 }
 
-/** Everything the section's folder holds, as paths relative to it, and the picker's data. */
+/**
+ * Everything the section's folder holds, as paths relative to it, and the picker's data.
+ * `newestAsOlder`: the newest release's pages are written in its own folder, as they will
+ * be once a newer release is out (for its archive, made before that: src/archives).
+ */
 export function sectionPages(
   source: Source,
   cached: CachedSource,
-  { cacheDir, siteDir }: { cacheDir: string; siteDir: string },
+  { cacheDir, siteDir, newestAsOlder = false }: { cacheDir: string; siteDir: string; newestAsOlder?: boolean },
 ): { files: Map<string, string | { copyFrom: string }>; versions: PackageVersions; reference: Reference } {
   const files = new Map<string, string | { copyFrom: string }>();
   const versions = cached.versions ?? [];
   const latest = versions[0];
   if (!latest) throw new Error(`${source.id}: the content cache holds no version; run npm run sync.`);
+  /** Where a version's pages go: the section's own folder for the newest, else a folder of its own. */
+  const folderOf = (version: CachedVersion): string =>
+    version === latest && !newestAsOlder ? '' : `${version.version}/`;
   const reference = sectionReference(
     source,
     cached,
     versions.map((version) => ({
       version: version.version,
-      folder: version === latest ? '' : `${version.version}/`,
+      folder: folderOf(version),
       date: version.date,
     })),
     { cacheDir, page },
@@ -101,7 +108,7 @@ export function sectionPages(
   };
 
   for (const version of versions) {
-    const folder = version === latest ? '' : `${version.version}/`;
+    const folder = folderOf(version);
     const mapping = releasePages(version);
     const repository = repositoryWeb(version.manifest.repository ?? source.repository);
     let homepageOrigin: string | undefined;
@@ -141,7 +148,7 @@ export function sectionPages(
       const lead = isLanding
         ? [
             `This is the README of ${whatIs(source, version)} **${version.version}**, published on ${longDay(version.date)}${
-              version === latest ? ', the newest release' : ''
+              folder === '' ? ', the newest release' : ''
             }, as the package carries it.`,
             version.manifest.license ? `Licence: ${version.manifest.license}.` : '',
             version.manifest.peerDependencies && Object.keys(version.manifest.peerDependencies).length

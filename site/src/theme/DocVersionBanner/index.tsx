@@ -4,7 +4,7 @@ import DocVersionBanner from '@theme-original/DocVersionBanner';
 import type DocVersionBannerType from '@theme/DocVersionBanner';
 import type { WrapperProps } from '@docusaurus/types';
 
-import { usePackages } from '@site/src/packages/usePackages';
+import { useInArchive, usePackages } from '@site/src/packages/usePackages';
 import { pathIn, placeOf, rememberVersion } from '@site/src/packages/versions';
 
 type Props = WrapperProps<typeof DocVersionBannerType>;
@@ -18,14 +18,18 @@ export default function DocVersionBannerWrapper(props: Props): React.JSX.Element
   const packages = usePackages();
   // Also rendered by generated category pages, outside any doc: the path alone says where it is.
   const place = placeOf(pathname, packages);
-  const older = place && place.version.version !== place.pkg.latest ? place : null;
+  // Every page of a release archive is of an older release, the newest's own included once a
+  // newer one is out; until its page has read the versions of now, it leads to the section.
+  const inArchive = useInArchive();
+  const older = place && (inArchive || place.version.version !== place.pkg.latest) ? place : null;
+  const newest = older && older.version.version !== older.pkg.latest ? pathIn(older, older.pkg.latest) : null;
   return (
     <>
       {older && (
         <div className="alert alert--warning margin-bottom--md" role="note">
           This is the documentation of {older.pkg.title} <strong>{older.version.version}</strong>, an older release: see{' '}
           <Link
-            to={pathIn(older, older.pkg.latest)}
+            to={newest ?? older.pkg.basePath}
             onClick={() => {
               rememberVersion(older.pkg, older.pkg.latest, window.localStorage);
               window.dispatchEvent(new Event('portal:package-version'));
