@@ -14,7 +14,7 @@ import fontSubsets from './src/plugins/font-subsets';
 import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
 import stagedStartup from './src/plugins/staged-startup';
 import prismOffStartup, { prismOnServerOnly } from './src/plugins/prism-off-startup';
-import { archivedReleases } from './src/archives/spec';
+import { ARCHIVE_SIDEBARS, archivedReleases } from './src/archives/spec';
 import { siteUrlFrom } from './src/site-url';
 import { codeTheme } from './src/theme-code-colours';
 
@@ -117,7 +117,7 @@ const config: Config = {
       './src/plugins/gated-docs.ts',
       {
         routeBasePath: 'docs',
-        sidebarPath: archive ? './archive-sidebars.json' : './sidebars.ts',
+        sidebarPath: archive ? `./${ARCHIVE_SIDEBARS}` : './sidebars.ts',
       } satisfies DocsOptions,
     ],
     // The classic blog plugin with its description read from blog/description.txt: the site

@@ -13,6 +13,9 @@ export interface ArchivedRelease {
 
 export const ARCHIVE_ENV = 'PORTAL_ARCHIVE';
 
+/** The sidebars file of an archive build (its config's `sidebarPath`), written by package-sources: each release's own pages. */
+export const ARCHIVE_SIDEBARS = 'archive-sidebars.json';
+
 /** The releases this build archives, or null for the portal's own build. Throws on a malformed value. */
 export function archivedReleases(env: NodeJS.ProcessEnv = process.env): ArchivedRelease[] | null {
   const value = env[ARCHIVE_ENV];

@@ -18,7 +18,7 @@ import {
   themeHash,
 } from '../../archives/archives';
 import { ARCHIVES_FILE } from '../../archives/merge';
-import { type ArchivedRelease, archivedReleases, archiveSidebarId } from '../../archives/spec';
+import { ARCHIVE_SIDEBARS, type ArchivedRelease, archivedReleases, archiveSidebarId } from '../../archives/spec';
 import { versionsUrl } from '../../packages/versions';
 import { filesOfApp } from './apps';
 import { type CachedSource, type PackageVersions, sectionPages, type Source, writeSection } from './materialise';
@@ -32,9 +32,6 @@ export interface PackageSourcesData {
    */
   archive: boolean;
 }
-
-/** The sidebars of an archive build (its config's `sidebarPath`): each release's own pages. */
-export const ARCHIVE_SIDEBARS = 'archive-sidebars.json';
 
 /**
  * `portal-package-sources`: the package sections that site/sources.yaml names, written into
