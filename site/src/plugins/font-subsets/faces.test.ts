@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LoadContext } from '@docusaurus/types';
 
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,44 @@ describe('the font-subsets plugin', () => {
       expect(plugin.getClientModules?.()).toEqual([join(generatedFilesDir, 'font-subsets', 'faces.css')]);
     } finally {
       await rm(generatedFilesDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps each core file in the cache and cuts it only when nothing there was made from the same inputs', async () => {
+    // A site of its own, so its node_modules/.cache is this test's: the packages are links to the real ones.
+    const scratch = await mkdtemp(join(tmpdir(), 'font-cache-'));
+    try {
+      await writeFile(join(scratch, 'package.json'), '{}');
+      for (const name of [...FONTS.map((font) => font.npmPackage), 'subset-font']) {
+        await mkdir(dirname(join(scratch, 'node_modules', name)), { recursive: true });
+        await symlink(dirname(require.resolve(`${name}/package.json`)), join(scratch, 'node_modules', name));
+      }
+      const run = async (name: string): Promise<Buffer[]> => {
+        const generatedFilesDir = join(scratch, name);
+        await fontSubsets({ siteDir: scratch, generatedFilesDir } as LoadContext).loadContent?.();
+        return Promise.all(FONTS.map((font) => readFile(join(generatedFilesDir, 'font-subsets', font.coreFile))));
+      };
+      const cacheDir = join(scratch, 'node_modules', '.cache', 'portal-fonts');
+      const first = await run('first');
+      const kept = (await readdir(cacheDir)).sort();
+      expect(kept).toHaveLength(FONTS.length);
+      expect(kept.every((name) => /^[0-9a-f]{64}\.woff2$/.test(name))).toBe(true);
+      // A second build takes the kept files, byte for byte.
+      const second = await run('second');
+      second.forEach((core, index) => expect(core.equals(first[index] as Buffer)).toBe(true));
+      // What it takes is the cache's file, not a new cut: changed there, the build writes the change.
+      const keptBytes = await Promise.all(kept.map((name) => readFile(join(cacheDir, name))));
+      const marked = Buffer.concat([keptBytes[0] as Buffer, Buffer.from('kept')]);
+      await writeFile(join(cacheDir, kept[0] as string), marked);
+      const third = await run('third');
+      expect(third.some((core) => core.equals(marked))).toBe(true);
+      // A file under no key of today's inputs is never read, and an emptied cache is cut again.
+      await rm(cacheDir, { recursive: true });
+      const fourth = await run('fourth');
+      fourth.forEach((core, index) => expect(core.equals(first[index] as Buffer)).toBe(true));
+      expect((await readdir(cacheDir)).sort()).toEqual(kept);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
     }
   });
 });

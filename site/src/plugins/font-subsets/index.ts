@@ -1,4 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
@@ -22,11 +24,36 @@ export const OUT_DIR = 'font-subsets';
  * stylesheet as a client module; src/theme/Root.tsx preloads the body font's core file.
  *
  * A plugin because the files are made from the npm packages at build time (nothing built
- * is checked in) and the stylesheet and Root must name the very files it wrote.
+ * is checked in) and the stylesheet and Root must name the very files it wrote. A core file
+ * is kept in the site's node_modules/.cache under the hash of what makes it (the npm file,
+ * the characters, the weights, subset-font's version), so only a cold build cuts it again
+ * (about 1 s of the build's one thread: docs/performance.md).
  */
 export default function fontSubsets(context: LoadContext): Plugin {
   const outDir = join(context.generatedFilesDir, OUT_DIR);
+  const cacheDir = join(context.siteDir, 'node_modules', '.cache', 'portal-fonts');
   const require = createRequire(join(context.siteDir, 'package.json'));
+  const subsetVersion = (
+    JSON.parse(readFileSync(require.resolve('subset-font/package.json'), 'utf8')) as { version: string }
+  ).version;
+  /** The core file of a font: from the cache when the same inputs made one before, else cut now and kept. */
+  const coreOf = async (source: Buffer): Promise<Buffer> => {
+    const key = createHash('sha256')
+      .update(source)
+      .update(JSON.stringify([CORE_TEXT, WEIGHTS, subsetVersion]))
+      .digest('hex');
+    const kept = join(cacheDir, `${key}.woff2`);
+    try {
+      return await readFile(kept);
+    } catch {
+      const core = await subsetFont(source, CORE_TEXT, { targetFormat: 'woff2', variationAxes: { wght: WEIGHTS } });
+      await mkdir(cacheDir, { recursive: true });
+      // Whole or not at all: a build stopped mid-write leaves no half file under the key.
+      await writeFile(`${kept}.${process.pid}`, core);
+      await rename(`${kept}.${process.pid}`, kept);
+      return core;
+    }
+  };
   return {
     name: 'font-subsets',
     async loadContent() {
@@ -34,11 +61,7 @@ export default function fontSubsets(context: LoadContext): Plugin {
       await Promise.all(
         FONTS.map(async (font) => {
           const source = await readFile(require.resolve(`${font.npmPackage}/files/${font.latinFile}`));
-          const core = await subsetFont(source, CORE_TEXT, {
-            targetFormat: 'woff2',
-            variationAxes: { wght: WEIGHTS },
-          });
-          await writeFile(join(outDir, font.coreFile), core);
+          await writeFile(join(outDir, font.coreFile), await coreOf(source));
         }),
       );
       // Each package's own Latin range (the one its CSS gives that file).

@@ -5,13 +5,14 @@
  * licence, and the hand-written pages the source names for what the package does not carry.
  * The folder is the build's output, never written by hand (it is in .gitignore).
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
 import type { CachedSource, CachedVersion, Source } from '@portal/sync';
 import { stringify } from 'yaml';
 
-import { packageMarkdown, repositoryWeb } from './readme';
+import { type LinkContext, packageMarkdown, type PackageMarkdown, repositoryWeb } from './readme';
 import { changesAnchor, historyLine, linkSymbols, type Reference, sectionReference } from './reference';
 
 export type { CachedSource, CachedVersion, Source };
@@ -66,6 +67,27 @@ function whatIs(source: Source, version: CachedVersion): string {
 function apiSummary(change: ReturnType<Reference['changesOf']>): string {
   if (!change) return '';
   return ` (against ${change.from}: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added)`;
+}
+
+/**
+ * A release file's Markdown converted once per process for the same inputs: a build writes
+ * each package's pages twice (as they are, and with the newest as it will be once a newer
+ * release is out), and every older release's file converts the same both times (about 1 s of
+ * a build's one thread: docs/performance.md). The key is all that the conversion reads:
+ * the text, where the file and its page are, and everything `pageFor` answers from.
+ */
+const conversions = new Map<string, PackageMarkdown>();
+
+function convertOnce(text: string, context: LinkContext, inputs: unknown): PackageMarkdown {
+  const key = createHash('sha256').update(text).update(JSON.stringify(inputs)).digest('hex');
+  let converted = conversions.get(key);
+  if (!converted) {
+    // A long `npm start` syncs new releases now and then: the map never holds more than a few builds' worth.
+    if (conversions.size >= 5_000) conversions.clear();
+    converted = packageMarkdown(text, context);
+    conversions.set(key, converted);
+  }
+  return { ...converted };
 }
 
 /**
@@ -134,7 +156,15 @@ export function sectionPages(
       const blob = repository
         ? `${repository}/blob/${version.tag ?? (source.kind === 'npm' ? `v${version.version}` : 'HEAD')}`
         : undefined;
-      const converted = packageMarkdown(text, { pageFor, repositoryBlob: blob, homepageOrigin });
+      const converted = convertOnce(text, { pageFor, repositoryBlob: blob, homepageOrigin }, [
+        file,
+        target,
+        folder,
+        [...mapping],
+        overlayPages,
+        blob,
+        homepageOrigin,
+      ]);
       // Inline code and code blocks that name a symbol lead to its page in this version's reference.
       converted.markdown = linkSymbols(converted.markdown, reference.symbolsOf(version.version), (symbol) =>
         posix.relative(here, `api/${symbol.slug}.md`),

@@ -138,4 +138,17 @@ describe("a synced package's section", () => {
     expect(writeSection(dir, fewer)).toEqual({ written: 0, removed: 1 });
     expect(existsSync(join(dir, '2.1.0'))).toBe(false);
   });
+
+  it('writes the same pages when it writes them again, and the newest in its own folder with links from there', () => {
+    // The second and third calls take each file's conversion from the first (one process,
+    // the same inputs) wherever the file's page stays where it was.
+    const asOlder = sectionPages(source, cached, { cacheDir, siteDir, newestAsOlder: true }).files;
+    const again = sectionPages(source, cached, { cacheDir, siteDir }).files;
+    expect([...again]).toEqual([...files]);
+    expect(asOlder.get('2.1.0/README.md')).toBe(files.get('2.1.0/README.md'));
+    expect(text('README.md')).toContain('[CONTRIBUTING](CONTRIBUTING.md)');
+    expect(asOlder.get('3.0.0/README.md')).toContain('[CONTRIBUTING](../CONTRIBUTING.md)');
+    expect(asOlder.get('3.0.0/docs/setup.md')).toContain('[Back](../README.md)');
+    expect(asOlder.has('README.md')).toBe(false);
+  });
 });

@@ -1,7 +1,8 @@
-// The API reference of the real package, fetched from the public registry at three releases:
-// the pages the build writes name exactly what each release's index.d.ts exports (as the
-// TypeScript compiler itself reads it, with the dependencies it re-exports), and the API
-// changes from 2.3.0 to 3.3.0 name every added symbol and nothing else.
+// The API reference of the real package, fetched from the public registry at three releases,
+// and at every release the portal's own sources publish: the pages the build writes name
+// exactly what each release's index.d.ts exports (as the TypeScript compiler itself reads it,
+// with the dependencies it re-exports), and the API changes from 2.3.0 to 3.3.0 name every
+// added symbol and nothing else.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,28 @@ function exportedNames(indexFile: string): string[] {
     .sort();
 }
 
+/**
+ * The symbol names of one release's reference pages (each page's title) against the names its
+ * index.d.ts exports: the two lists the tests compare.
+ */
+function pagesAndExports(
+  files: Map<string, string | { copyFrom: string }>,
+  cache: string,
+  version: string,
+  folder: string,
+): { pages: string[]; exported: string[] } {
+  const pages = [...files.keys()]
+    .filter((path) => path.startsWith(`${folder}api/`) && !/\/(index|api-changes)\.md$/.test(path))
+    .filter((path) => path.slice(`${folder}api/`.length).indexOf('/') === -1)
+    .map((path) => {
+      const text = files.get(path) as string;
+      return /^title: (.+)$/m.exec(text)?.[1]?.replace(/^"|"$/g, '') ?? path;
+    })
+    .sort();
+  const index = join(cache, 'types', '@noriginmedia+norigin-spatial-navigation', version, 'declarations');
+  return { pages, exported: exportedNames(join(index, 'package', 'dist', 'index.d.ts')) };
+}
+
 /** The names of a Markdown list under `### <heading>` in one release's section of the API changes page. */
 function listed(page: string, version: string, heading: string): string[] {
   const section = page.split(/^## /m).find((part) => part.startsWith(`Version ${version}\n`)) ?? '';
@@ -72,17 +95,7 @@ describe('the API reference of @noriginmedia/norigin-spatial-navigation at three
 
   it.each(VERSIONS)('gives every name %s’s index.d.ts exports a page, and no page to anything else', (version) => {
     const { files } = sectionPages(source, state.sources.nav as CachedSource, { cacheDir, siteDir });
-    const folder = version === VERSIONS[0] ? '' : `${version}/`;
-    const pages = [...files.keys()]
-      .filter((path) => path.startsWith(`${folder}api/`) && !/\/(index|api-changes)\.md$/.test(path))
-      .filter((path) => path.slice(`${folder}api/`.length).indexOf('/') === -1)
-      .map((path) => {
-        const text = files.get(path) as string;
-        return /^title: (.+)$/m.exec(text)?.[1]?.replace(/^"|"$/g, '') ?? path;
-      })
-      .sort();
-    const index = join(cacheDir, 'types', '@noriginmedia+norigin-spatial-navigation', version, 'declarations');
-    const exported = exportedNames(join(index, 'package', 'dist', 'index.d.ts'));
+    const { pages, exported } = pagesAndExports(files, cacheDir, version, version === VERSIONS[0] ? '' : `${version}/`);
     expect(exported).toContain('useFocusable');
     expect(exported).toEqual(expect.arrayContaining(['init', 'FocusContext']));
     expect(pages).toEqual(exported);
@@ -152,5 +165,42 @@ describe('linkSymbols', () => {
       '',
       'API used above: [`setFocus`](api/setFocus.md).',
     ]);
+  });
+});
+
+// Every release that the portal's own sources file publishes (one per minor line from 1.0),
+// synced as `npm run sync` syncs it, into a cache of this test's own.
+describe('the API reference of every release the portal publishes', () => {
+  const portalSite = join(import.meta.dirname, '..', '..', '..', '..');
+  const allCache = join(work, 'all-cache');
+  let nav: Source;
+  let synced: CachedSource;
+
+  beforeAll(async () => {
+    const loaded = loadSources(join(portalSite, 'sources.yaml'), { siteDir: portalSite });
+    nav = loaded.sources.find((entry) => entry.id === 'norigin-spatial-navigation') as Source;
+    const all = await sync({ ...loaded, sources: [nav] }, { cacheDir: allCache, root: work });
+    synced = all.sources[nav.id] as CachedSource;
+  }, 240_000);
+
+  it('gives every name each release’s index.d.ts exports a page, and no page to anything else', () => {
+    const versions = (synced.versions ?? []).map((entry) => entry.version);
+    // One per minor line from 1.0 (3.3 the newest when this was written).
+    expect(versions.length).toBeGreaterThanOrEqual(11);
+    expect(versions.some((version) => version.startsWith('1.0.'))).toBe(true);
+    const { files } = sectionPages(nav, synced, { cacheDir: allCache, siteDir: portalSite });
+    // The sync makes a reference of every release (24), for the API changes between any two.
+    const documented = (synced.api ?? []).filter((entry) => entry.dir && !entry.error).map((entry) => entry.version);
+    expect(documented).toEqual(expect.arrayContaining(versions));
+    for (const version of versions) {
+      const { pages, exported } = pagesAndExports(
+        files,
+        allCache,
+        version,
+        version === versions[0] ? '' : `${version}/`,
+      );
+      expect(exported.length, version).toBeGreaterThan(0);
+      expect(pages, version).toEqual(exported);
+    }
   });
 });
