@@ -27,7 +27,7 @@ export const OUT_DIR = 'font-subsets';
  * is checked in) and the stylesheet and Root must name the very files it wrote. A core file
  * is kept in the site's node_modules/.cache under the hash of what makes it (the npm file,
  * the characters, the weights, subset-font's version), so only a cold build cuts it again
- * (about 1 s of the build's one thread: docs/performance.md).
+ * (the cost: docs/performance.md).
  */
 export default function fontSubsets(context: LoadContext): Plugin {
   const outDir = join(context.generatedFilesDir, OUT_DIR);
