@@ -13,7 +13,7 @@ export interface ArchivedRelease {
 
 export const ARCHIVE_ENV = 'PORTAL_ARCHIVE';
 
-/** The sidebars file of an archive build (its config's `sidebarPath`), written by package-sources: each release's own pages. */
+/** The sidebars file of an archive build (its config's `sidebarPath`), written with its site folder (makeArchiveSite): each release's own pages. */
 export const ARCHIVE_SIDEBARS = 'archive-sidebars.json';
 
 /** The releases this build archives, or null for the portal's own build. Throws on a malformed value. */
