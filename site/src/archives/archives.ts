@@ -166,10 +166,10 @@ const SITE_FILES = [
 ];
 
 /**
- * The site folder an archive is built in (`work`): the site's code linked in, and what its
- * config reads before any plugin has run (Docusaurus makes its plugins concurrently, so the
- * docs plugin may look for them before package-sources has written the pages): an empty
- * docs/, which package-sources fills, and the sidebars file, each release's own pages.
+ * The site folder an archive is built in (`work`): the site's code linked in, and what the
+ * docs plugin looks for while it is made (Docusaurus makes its plugins concurrently, so that
+ * may come before package-sources has written the pages): an empty docs/, which
+ * package-sources fills, and the sidebars file, each release's own pages.
  */
 export function makeArchiveSite({
   siteDir,
