@@ -1,8 +1,8 @@
 // Helpers the benchmark's parts share: statistics, timing a command with the peak memory
-// of its whole process tree, copies of the site's sources to build elsewhere, and the
-// gate server started on a free port.
+// of its whole process tree, copies of the site's sources to build elsewhere (from
+// tools/lib/site-copy.mjs), and the gate server started on a free port.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -103,47 +103,7 @@ export function timeCommand(command, args, { cwd, env, label }) {
   });
 }
 
-const SITE_SOURCES = [
-  'blog',
-  'docs',
-  'sources',
-  'sources.yaml',
-  'src',
-  'static',
-  'docusaurus.config.ts',
-  'sidebars.ts',
-  'site.facts.json',
-  'package.json',
-  'tsconfig.json',
-];
-
-/** The config's line that loads the gate-files plugin (site/src/plugins/gate-files). */
-const GATE_FILES_PRESET = "    ['./src/plugins/gate-files/preset.ts', {} satisfies GateFilesOptions],\n";
-
-/**
- * A copy of the site's sources (no build output, no caches) at `dest`, emptied first,
- * without the gate-files plugin unless `gateFiles`. It sits inside the repository, so
- * packages resolve from the root node_modules as they do for `site/`.
- */
-export function copySiteSources(dest, { gateFiles = false } = {}) {
-  rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-  for (const name of SITE_SOURCES) cpSync(join(root, 'site', name), join(dest, name), { recursive: true });
-  if (gateFiles) return dest;
-  // Timed builds and peers are Docusaurus's work alone, as before the gate step moved into
-  // the build; the generated pages match no rule of the access policy, which it enforces.
-  const config = join(dest, 'docusaurus.config.ts');
-  writeFileSync(config, rewrite(readFileSync(config, 'utf8'), GATE_FILES_PRESET, '', 'the gate-files preset'));
-  return dest;
-}
-
-/** Replaces `from` with `to` in a file's text; throws if `from` is not there (the site changed). */
-export function rewrite(text, from, to, what) {
-  if (!text.includes(from)) throw new Error(`The benchmark cannot find ${what} to change; update bench/ to match.`);
-  return text.replace(from, to);
-}
-
-export const docusaurusBin = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
+export { copySiteSources, docusaurusBin, rewrite } from '../tools/lib/site-copy.mjs';
 
 /**
  * Starts the gate server over `siteDir` on a free port, with an embedded database of its

@@ -9,6 +9,7 @@ import { loadSources, readState, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 import { parse, stringify } from 'yaml';
 
+import { addRelease } from '../tools/lib/content-cache.mjs';
 import { coldBuild, comparedBuilds } from './build.mjs';
 import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
 
@@ -20,36 +21,6 @@ function newestOnlySite(latest) {
   for (const source of data.sources) if (latest[source.id]) source.versions = `>=${latest[source.id]}`;
   writeFileSync(file, stringify(data));
   return dir;
-}
-
-/**
- * Adds a release to a copy of the content cache, as a sync after a publish would: the newest
- * version's files and API reference again under the next minor version, with a line of its
- * own in its README, at the head of the source's versions, releases and references. Returns
- * a function that takes it out.
- */
-function addRelease(cacheDir, sourceId) {
-  const file = join(cacheDir, 'state.json');
-  const before = readFileSync(file, 'utf8');
-  const state = JSON.parse(before);
-  const source = state.sources[sourceId];
-  const newest = source.versions[0];
-  const [major, minor] = newest.version.split('.').map(Number);
-  const version = `${major}.${minor + 1}.0`;
-  const dir = newest.dir.replace(/[^/]+$/, version);
-  cpSync(join(cacheDir, newest.dir), join(cacheDir, dir), { recursive: true });
-  const readme = join(cacheDir, dir, 'README.md');
-  writeFileSync(readme, `${readFileSync(readme, 'utf8')}\n\nReleased for the benchmark as ${version}.\n`);
-  const date = new Date().toISOString();
-  source.versions.unshift({ ...newest, version, dir, date });
-  source.releases.unshift({ version, date });
-  // Its API reference as the sync would make it: the newest's declarations, unchanged.
-  if (source.api?.[0]) source.api.unshift({ ...source.api[0], version });
-  writeFileSync(file, JSON.stringify(state, null, 2));
-  return () => {
-    writeFileSync(file, before);
-    rmSync(join(cacheDir, dir), { recursive: true, force: true });
-  };
 }
 
 /**
@@ -77,7 +48,7 @@ async function measureReleaseRebuild({ rounds, log, sourceId }) {
     });
     const newestArchive = /Archive built in ([\d.]+) s/.exec(prepared.output);
     runs.prepared.push(newestArchive ? Number(newestArchive[1]) : 0);
-    const remove = addRelease(cacheDir, sourceId);
+    const { remove } = addRelease(cacheDir, sourceId, 'Released for the benchmark');
     try {
       const next = join(site, 'build.next');
       rmSync(next, { recursive: true, force: true });

@@ -1,0 +1,90 @@
+// What the gate runs after it has served a release's rebuild (SOURCES_ARCHIVE_COMMAND, by
+// default `npm run archive-releases --workspace site`), run for real: Docusaurus's
+// `archive-releases` in a copy of the site with a content cache of its own, synced from the
+// public registry at two releases of the open package. It archives the newest release
+// ahead; once a newer release is in the cache, the next run finds that archive (the build
+// after the release builds no archive of older releases) and archives the new newest ahead.
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { loadSources, sync } from '@portal/sync';
+import { syncPaths } from '@portal/sync/paths';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+
+import { addRelease } from '../../../../tools/lib/content-cache.mjs';
+import { copySiteSources, docusaurusBin } from '../../../../tools/lib/site-copy.mjs';
+import { archivesDir, readArchives } from '../archives';
+
+const { root } = syncPaths();
+// Inside the repository (the copy resolves its packages from the root's node_modules), in
+// the ignored content-cache folder.
+const work = join(root, '.cache', 'tests', `archive-ahead-${process.pid}`);
+const siteDir = join(work, 'site');
+const cacheDir = join(work, 'cache');
+const SOURCE = 'norigin-spatial-navigation';
+/** Two published releases, so the cache holds an older one and a newest one. */
+const RELEASES = '3.2.1 || 3.3.0';
+
+/** `docusaurus archive-releases` in the copy, over its own cache: what it printed. */
+function archiveReleases(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [docusaurusBin, 'archive-releases'],
+      {
+        cwd: siteDir,
+        env: { ...process.env, PORTAL_SOURCES_CACHE: cacheDir, PORTAL_BUNDLER: 'faster' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`archive-releases failed: ${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+/** Each kept archive's releases, by version, with its folder. */
+const archived = () =>
+  readArchives(archivesDir(cacheDir))
+    .map(({ dir, record }) => ({ dir, versions: record.releases.map((release) => release.version).join(', ') }))
+    .sort((a, b) => a.versions.localeCompare(b.versions));
+
+beforeAll(async () => {
+  copySiteSources(siteDir, { gateFiles: true });
+  const file = join(siteDir, 'sources.yaml');
+  const data = parse(readFileSync(file, 'utf8')) as { sources: { id: string; versions?: string }[] };
+  for (const source of data.sources) if (source.id === SOURCE) source.versions = RELEASES;
+  writeFileSync(file, stringify(data));
+  await sync(loadSources(file, { siteDir }), { cacheDir, root });
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the archive command the gate runs after a release is served', () => {
+  let first = '';
+  let newest = { dir: '', versions: '' };
+
+  it('archives the older release, then the newest ahead of the release that will replace it', async () => {
+    first = await archiveReleases();
+    expect(first).toContain('Building the archive of 1 older releases once');
+    expect(first).toContain('Building the archive of the newest releases 3.3.0 once');
+    const kept = archived();
+    expect(kept.map((archive) => archive.versions)).toEqual(['3.2.1', '3.3.0']);
+    newest = kept[1] as typeof newest;
+  }, 600_000);
+
+  it('has that archive found after the next release, and archives the new newest ahead', async () => {
+    expect(newest.dir).not.toBe('');
+    const { version } = addRelease(cacheDir, SOURCE, 'Released for the archive test');
+    expect(version).toBe('3.4.0');
+    const next = await archiveReleases();
+    // The build after a release builds the older releases' archives it lacks first: none here.
+    expect(next).not.toContain('older releases once');
+    expect(next).toContain('Building the archive of the newest releases 3.4.0 once');
+    const kept = archived();
+    expect(kept.map((archive) => archive.versions)).toEqual(['3.2.1', '3.3.0', '3.4.0']);
+    // The very archive made ahead, not one made again.
+    expect(kept[1]?.dir).toBe(newest.dir);
+  }, 600_000);
+});

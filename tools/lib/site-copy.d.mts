@@ -1,0 +1,6 @@
+/** Docusaurus's command line, run with `node` in a copy's folder. */
+export declare const docusaurusBin: string;
+/** A copy of the site's sources at `dest` (inside the repository), without the gate-files plugin unless `gateFiles`. */
+export declare function copySiteSources(dest: string, options?: { gateFiles?: boolean }): string;
+/** Replaces `from` with `to` in a file's text; throws if `from` is not there. */
+export declare function rewrite(text: string, from: string, to: string, what: string): string;
