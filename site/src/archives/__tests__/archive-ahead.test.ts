@@ -20,7 +20,7 @@ import { archivesDir, readArchives } from '../archives';
 const { root } = syncPaths();
 // Inside the repository (the copy resolves its packages from the root's node_modules), in
 // the ignored content-cache folder.
-const work = join(root, '.cache', 'tests', `archive-ahead-${process.pid}`);
+const work = join(root, '.cache', `archive-ahead-test-${process.pid}`);
 const siteDir = join(work, 'site');
 const cacheDir = join(work, 'cache');
 const SOURCE = 'norigin-spatial-navigation';
@@ -62,11 +62,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the archive command the gate runs after a release is served', () => {
-  let first = '';
   let newest = { dir: '', versions: '' };
 
   it('archives the older release, then the newest ahead of the release that will replace it', async () => {
-    first = await archiveReleases();
+    const first = await archiveReleases();
     expect(first).toContain('Building the archive of 1 older releases once');
     expect(first).toContain('Building the archive of the newest releases 3.3.0 once');
     const kept = archived();
