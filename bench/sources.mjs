@@ -2,24 +2,21 @@
 // build of the portal with every version the sources publish against the same portal with
 // each synced package at its newest release only, in alternating order, both with the
 // gate-files step (which places the older releases' archives: site/src/archives).
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadSources, readState, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
-import { parse, stringify } from 'yaml';
 
 import { addRelease } from '../tools/lib/content-cache.mjs';
+import { publishVersions } from '../tools/lib/site-copy.mjs';
 import { coldBuild, comparedBuilds } from './build.mjs';
 import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
 
 /** A copy of the site whose synced sources publish their newest release only, with a cache of its own. */
 function newestOnlySite(latest) {
   const dir = copySiteSources(join(workDir, 'sources-newest'), { gateFiles: true });
-  const file = join(dir, 'sources.yaml');
-  const data = parse(readFileSync(file, 'utf8'));
-  for (const source of data.sources) if (latest[source.id]) source.versions = `>=${latest[source.id]}`;
-  writeFileSync(file, stringify(data));
+  publishVersions(dir, Object.fromEntries(Object.entries(latest).map(([id, version]) => [id, `>=${version}`])));
   return dir;
 }
 

@@ -4,6 +4,8 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { parse, stringify } from 'yaml';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Docusaurus's command line, run with `node` in a copy's folder. */
@@ -48,4 +50,12 @@ export function rewrite(text, from, to, what) {
   if (!text.includes(from))
     throw new Error(`Could not change the site's copy: cannot find ${what}; update the caller to match.`);
   return text.replace(from, to);
+}
+
+/** Sets, in a copy's sources.yaml, the range of releases each source named in `ranges` publishes (by source id). */
+export function publishVersions(siteDir, ranges) {
+  const file = join(siteDir, 'sources.yaml');
+  const data = parse(readFileSync(file, 'utf8'));
+  for (const source of data.sources) if (ranges[source.id] !== undefined) source.versions = ranges[source.id];
+  writeFileSync(file, stringify(data));
 }

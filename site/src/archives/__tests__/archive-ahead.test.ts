@@ -5,16 +5,15 @@
 // ahead; once a newer release is in the cache, the next run finds that archive (the build
 // after the release builds no archive of older releases) and archives the new newest ahead.
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadSources, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 
 import { addRelease } from '../../../../tools/lib/content-cache.mjs';
-import { copySiteSources, docusaurusBin } from '../../../../tools/lib/site-copy.mjs';
+import { copySiteSources, docusaurusBin, publishVersions } from '../../../../tools/lib/site-copy.mjs';
 import { archivesDir, readArchives } from '../archives';
 
 const { root } = syncPaths();
@@ -56,11 +55,8 @@ const archived = () =>
 
 beforeAll(async () => {
   copySiteSources(siteDir, { gateFiles: true });
-  const file = join(siteDir, 'sources.yaml');
-  const data = parse(readFileSync(file, 'utf8')) as { sources: { id: string; versions?: string }[] };
-  for (const source of data.sources) if (source.id === SOURCE) source.versions = RELEASES;
-  writeFileSync(file, stringify(data));
-  await sync(loadSources(file, { siteDir }), { cacheDir, root });
+  publishVersions(siteDir, { [SOURCE]: RELEASES });
+  await sync(loadSources(join(siteDir, 'sources.yaml'), { siteDir }), { cacheDir, root });
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
