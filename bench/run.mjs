@@ -37,7 +37,7 @@ import { measureStorage } from './storage.mjs';
 
 const PARTS = ['build', 'sources', 'reference', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
-  --quick        every part with fewer rounds, no 2,000-page build (under 5 minutes)
+  --quick        every part with fewer rounds, no 2,000-page build
   --only=a,b     only these parts; writes bench/results/partial.json, not latest.json
   --help         this text`;
 
@@ -70,9 +70,9 @@ const buildDir = join(root, 'site', 'build');
 const started = Date.now();
 const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
-// How much of everything: the full run takes about 45 minutes and --quick about 5 on the
-// 2-core machine this was written on. --quick measures the 2,000-page growth build only in
-// the full run (it alone takes about two minutes there).
+// How much of everything: the full run took 42 to 51 minutes on the 2-core machine this was
+// written on (docs/performance.md). --quick runs fewer rounds of every part and leaves the
+// 2,000-page growth build to the full run (it alone takes about two minutes there).
 const plan = quick
   ? {
       buildRounds: 1,
