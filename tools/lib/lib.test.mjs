@@ -10,6 +10,7 @@ import { ensureDebianPackages, findCommand } from './apt.mjs';
 import { startNginx } from './nginx.mjs';
 import { assertPortFree, freePorts } from './ports.mjs';
 import { startProcess, waitUntil } from './process.mjs';
+import { publishVersions } from './site-copy.mjs';
 
 const node = process.execPath;
 /** Running, as /proc sees it: a process that has ended (a zombie its new parent has not reaped yet) is not. */
@@ -136,5 +137,21 @@ describe('Debian packages', () => {
         mayInstall: false,
       }),
     ).toThrow("The test needs Debian's no-such-package. Install them: sudo apt-get install -y no-such-package");
+  });
+});
+
+describe('a site copy', () => {
+  it('sets the releases a source publishes, and names a source its sources.yaml lacks', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-copy-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'sources.yaml');
+    writeFileSync(file, 'sources:\n  - id: one\n    versions: ">=1.0.0"\n  - id: two\n    versions: ">=2.0.0"\n');
+    publishVersions(dir, { two: '2.1.0 || 2.2.0' });
+    expect(readFileSync(file, 'utf8')).toBe(
+      'sources:\n  - id: one\n    versions: ">=1.0.0"\n  - id: two\n    versions: 2.1.0 || 2.2.0\n',
+    );
+    expect(() => publishVersions(dir, { two: '2.2.0', three: '3.0.0' })).toThrow('sources.yaml has no source three');
+    // Nothing is half-changed when an id is missing.
+    expect(readFileSync(file, 'utf8')).toContain('versions: 2.1.0 || 2.2.0');
   });
 });

@@ -4,5 +4,5 @@ export declare const docusaurusBin: string;
 export declare function copySiteSources(dest: string, options?: { gateFiles?: boolean }): string;
 /** Replaces `from` with `to` in a file's text; throws if `from` is not there. */
 export declare function rewrite(text: string, from: string, to: string, what: string): string;
-/** Sets, in a copy's sources.yaml, the range of releases each source named in `ranges` publishes (by source id). */
+/** Sets, in a copy's sources.yaml, the range of releases each source named in `ranges` publishes (by source id); throws for an id it lacks. */
 export declare function publishVersions(siteDir: string, ranges: Record<string, string>): void;

@@ -52,10 +52,18 @@ export function rewrite(text, from, to, what) {
   return text.replace(from, to);
 }
 
-/** Sets, in a copy's sources.yaml, the range of releases each source named in `ranges` publishes (by source id). */
+/**
+ * Sets, in a copy's sources.yaml, the range of releases each source named in `ranges`
+ * publishes (by source id); throws, like `rewrite`, when the file has no source of an id.
+ */
 export function publishVersions(siteDir, ranges) {
   const file = join(siteDir, 'sources.yaml');
   const data = parse(readFileSync(file, 'utf8'));
+  const missing = Object.keys(ranges).filter((id) => !data.sources.some((source) => source.id === id));
+  if (missing.length)
+    throw new Error(
+      `Could not change the site's copy: sources.yaml has no source ${missing.join(', ')}; update the caller to match.`,
+    );
   for (const source of data.sources) if (ranges[source.id] !== undefined) source.versions = ranges[source.id];
   writeFileSync(file, stringify(data));
 }
