@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
+import { Parser } from 'htmlparser2';
 import { contentType } from 'mime-types';
 
 import { normalizeRoute } from '@portal/access';
@@ -32,23 +33,35 @@ export function contentTypeOf(file) {
 }
 
 /**
- * CSP hashes of executable inline scripts (`<script>…</script>` without src, not JSON data).
+ * CSP hashes of executable inline scripts (`<script>…</script>` without src, not JSON data),
+ * as an HTML parser finds them: text that only looks like a script (in an attribute's value,
+ * in a comment) is none.
  *
  * @param {string} html
  * @returns {string[]}
  */
 export function inlineScriptHashes(html) {
   const hashes = [];
-  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    const attributes = match[1] ?? '';
-    if (/\ssrc=/i.test(attributes) || /type=["']?application\/(ld\+)?json/i.test(attributes)) continue;
-    hashes.push(
-      'sha256-' +
-        createHash('sha256')
-          .update(match[2] ?? '', 'utf8')
-          .digest('base64'),
-    );
-  }
+  /** @type {string | null} */
+  let script = null;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        const data = /^application\/(ld\+)?json$/i.test(attributes.type ?? '');
+        if (name === 'script' && attributes.src === undefined && !data) script = '';
+      },
+      ontext(text) {
+        if (script !== null) script += text;
+      },
+      onclosetag(name) {
+        if (name !== 'script' || script === null) return;
+        hashes.push('sha256-' + createHash('sha256').update(script, 'utf8').digest('base64'));
+        script = null;
+      },
+    },
+    { decodeEntities: false },
+  );
+  parser.end(html);
   return hashes;
 }
 
@@ -161,17 +174,31 @@ async function compress(body, hash, cacheDir) {
 }
 
 /**
+ * The pages whose inline scripts the CSP allows: the portal's own templates, which no package
+ * text reaches (the not-found page carries every script the theme and plugins put in each
+ * page, as the build minified it; the home page Docusaurus's base-URL banner; the refusal page
+ * its own). A script in any other page is never allowed (docs/security.md).
+ */
+export const OWN_SCRIPT_PAGES = Object.freeze(['/404.html', '/index.html', '/account/refused/index.html']);
+
+/**
  * Writes the manifest of every file in `buildDir`: its route key, type, size, ETag, who may
  * read it (`readers`; a file missing there is read by nobody and fails the write) and its
  * precompressed forms. `compressionCache`: a folder that keeps the compressed forms between
- * builds (what this build did not use is removed from it).
+ * builds (what this build did not use is removed from it). The CSP's hashes are those of the
+ * inline scripts of `ownScriptPages`; pages holding any other inline script are answered in
+ * `foreignScripts`, and their scripts stay blocked.
  *
  * @param {string} buildDir
  * @param {ReadonlyMap<string, import('@portal/access').Readers>} readers
- * @param {{ concurrency?: number, compressionCache?: string }} [options]
- * @returns {Promise<import('./index.js').Manifest>}
+ * @param {{ concurrency?: number, compressionCache?: string, ownScriptPages?: readonly string[] }} [options]
+ * @returns {Promise<import('./index.js').Manifest & { foreignScripts: string[] }>}
  */
-export async function writeManifest(buildDir, readers, { concurrency = 8, compressionCache } = {}) {
+export async function writeManifest(
+  buildDir,
+  readers,
+  { concurrency = 8, compressionCache, ownScriptPages = OWN_SCRIPT_PAGES } = {},
+) {
   const files = await listBuildFiles(buildDir);
   if (compressionCache) await mkdir(compressionCache, { recursive: true });
   /** @type {Set<string>} */
@@ -227,14 +254,17 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
       }
     }
     const hashes = url.endsWith('.html') ? inlineScriptHashes(body.toString('utf8')) : [];
-    return { key, entry, hashes };
+    return { key, entry, hashes, url };
   });
-  for (const { key, entry, hashes } of prepared) {
+  for (const { key, entry, hashes, url } of prepared) {
     const previous = entries[key];
     if (previous) throw new Error(`Two build files answer the same path ${key}: ${previous.url} and ${entry.url}`);
     entries[key] = entry;
-    for (const hash of hashes) scriptHashes.add(hash);
+    if (ownScriptPages.includes(url)) for (const hash of hashes) scriptHashes.add(hash);
   }
+  const foreignScripts = prepared
+    .filter(({ hashes }) => hashes.some((hash) => !scriptHashes.has(hash)))
+    .map(({ url }) => url);
   /** @type {import('./index.js').Manifest} */
   const manifest = {
     version: MANIFEST_VERSION,
@@ -248,7 +278,7 @@ export async function writeManifest(buildDir, readers, { concurrency = 8, compre
   if (compressionCache)
     for (const name of await readdir(compressionCache))
       if (!used.has(name.replace(/\.(br|gz)$/, ''))) await rm(join(compressionCache, name), { force: true });
-  return manifest;
+  return { ...manifest, foreignScripts };
 }
 
 /** Pagefind's scripts: the one a page imports, and its worker, where a browser searches and reads results. */

@@ -80,9 +80,30 @@ describe('the manifest of a build', () => {
     expect(br?.file).toBe('docs/layout-engine/index.html.br');
     expect(brotliDecompressSync(await readFile(join(dir, br?.file ?? ''))).toString()).toBe(page);
     expect(manifest.inlineScriptHashes).toEqual(inlineScriptHashes(page));
+    const { foreignScripts, ...written } = manifest;
+    expect(foreignScripts).toEqual([]);
     expect(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'))).toEqual(
-      JSON.parse(JSON.stringify(manifest)) as Manifest,
+      JSON.parse(JSON.stringify(written)) as Manifest,
     );
+  });
+
+  it("allows only the inline scripts of the portal's own pages, and names the pages holding any other", async () => {
+    const theme = '<script>document.documentElement.dataset.theme="light"</script>';
+    const padding = ' '.repeat(300);
+    const dir = await build({
+      '404.html': `<html><head>${theme}</head><body>Not found${padding}</body></html>`,
+      'docs/nav/index.html': `<html><head>${theme}</head><body><script>window.__pwned=1</script>${padding}</body></html>`,
+    });
+    const manifest = await writeManifest(
+      dir,
+      new Map<string, Readers>([
+        ['/404.html', 'public'],
+        ['/docs/nav/index.html', 'public'],
+      ]),
+    );
+    expect(manifest.inlineScriptHashes).toEqual(inlineScriptHashes(theme));
+    expect(manifest.inlineScriptHashes).not.toContain(inlineScriptHashes('<script>window.__pwned=1</script>')[0]);
+    expect(manifest.foreignScripts).toEqual(['/docs/nav/index.html']);
   });
 
   it('refuses a file whose readers were not worked out', async () => {

@@ -2,13 +2,15 @@
 // .d.ts file it reaches, with the declarations of the dependencies it imports at the versions
 // the release pins, laid out as npm would install them (`package/` and its `node_modules/`),
 // so that TypeScript, and TypeDoc after it, resolves a re-export where npm would.
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
 import semver from 'semver';
 
+import { filePathProblem, inside, isPackageName, LIMITS, regularFile } from './trust.js';
+
 /** Changes when what a declarations folder holds changes: every folder made before is made again. */
-export const DECLARATIONS_FORMAT = 'declarations 2';
+export const DECLARATIONS_FORMAT = 'declarations 3';
 
 /** Dependencies of dependencies are followed this deep: a re-export of a re-export is still found. */
 const DEPTH = 3;
@@ -26,7 +28,7 @@ export function typesEntry(manifest, packageDir) {
   return candidates
     .filter((entry) => typeof entry === 'string')
     .map((entry) => posix.normalize(entry.replace(/^\.\//, '')))
-    .find((entry) => existsSync(join(packageDir, entry)));
+    .find((entry) => filePathProblem(entry) === undefined && regularFile(packageDir, entry) !== undefined);
 }
 
 const SPECIFIERS = [
@@ -63,22 +65,35 @@ function resolveRelative(packageDir, from, specifier) {
     `${base}/index.d.ts`,
     `${stem}.ts`,
   ];
-  return candidates.find((candidate) => candidate.endsWith('.ts') && existsSync(join(packageDir, candidate)));
+  return candidates.find(
+    (candidate) =>
+      candidate.endsWith('.ts') && filePathProblem(candidate) === undefined && regularFile(packageDir, candidate),
+  );
 }
 
 /**
  * The declaration files reachable from `entry` inside one package, and the packages its
  * declarations import by name.
  */
-export function reachableDeclarations(packageDir, entry) {
+export function reachableDeclarations(packageDir, entry, budget = { files: 0, bytes: 0 }) {
   const files = new Set();
   const packages = new Set();
   const queue = [entry];
   while (queue.length) {
     const file = queue.pop();
     if (files.has(file) || file.startsWith('..')) continue;
+    const found = regularFile(packageDir, file);
+    if (!found) continue;
+    if (found.size > LIMITS.declarationFileBytes)
+      throw new Error(`its declaration file ${file} is larger than ${LIMITS.declarationFileBytes / 1024 / 1024} MiB`);
+    budget.files += 1;
+    budget.bytes += found.size;
+    if (budget.files > LIMITS.declarationFiles)
+      throw new Error(`its declarations come to more than ${LIMITS.declarationFiles} files`);
+    if (budget.bytes > LIMITS.declarationBytes)
+      throw new Error(`its declarations come to more than ${LIMITS.declarationBytes / 1024 / 1024} MiB`);
     files.add(file);
-    const { specifiers, paths } = specifiersOf(readFileSync(join(packageDir, file), 'utf8'));
+    const { specifiers, paths } = specifiersOf(readFileSync(found.path, 'utf8'));
     for (const path of paths) {
       const target = resolveRelative(packageDir, file, path);
       if (target) queue.push(target);
@@ -87,7 +102,8 @@ export function reachableDeclarations(packageDir, entry) {
       if (specifier.startsWith('.')) {
         const target = resolveRelative(packageDir, file, specifier);
         if (target) queue.push(target);
-      } else if (!specifier.startsWith('node:')) packages.add(packageOf(specifier));
+      } else if (!specifier.startsWith('node:') && isPackageName(packageOf(specifier)))
+        packages.add(packageOf(specifier));
     }
   }
   return { files: [...files].sort(), packages: [...packages].sort() };
@@ -98,19 +114,22 @@ export function reachableDeclarations(packageDir, entry) {
  * copy's name carries the release it was fetched for: TypeDoc tells symbols apart by their
  * package's name and path, and one run converts several releases of the same package.
  */
-function keepDeclarations(unpacked, target, release) {
-  const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+function keepDeclarations(unpacked, target, release, budget) {
+  const manifestFile = regularFile(unpacked, 'package.json');
+  if (!manifestFile || manifestFile.size > LIMITS.fileBytes) return undefined;
+  const manifest = JSON.parse(readFileSync(manifestFile.path, 'utf8'));
   const entry = typesEntry(manifest, unpacked);
   if (!entry) return undefined;
-  const { files, packages } = reachableDeclarations(unpacked, entry);
+  const { files, packages } = reachableDeclarations(unpacked, entry, budget);
   mkdirSync(target, { recursive: true });
   writeFileSync(
     join(target, 'package.json'),
     JSON.stringify({ ...manifest, name: `${manifest.name}@release-${release}`, types: entry }, null, 2),
   );
   for (const file of files) {
-    mkdirSync(dirname(join(target, file)), { recursive: true });
-    cpSync(join(unpacked, file), join(target, file));
+    const destination = inside(target, file);
+    mkdirSync(dirname(destination), { recursive: true });
+    copyFileSync(join(unpacked, file), destination);
   }
   return { manifest, entry, files, packages };
 }
@@ -152,7 +171,9 @@ export async function fetchDeclarations({ pacote, settings, name, version, integ
   };
   try {
     const root = await unpack(`${name}@${version}`, { integrity });
-    const kept = keepDeclarations(root, join(staging, 'package'), version);
+    // Every declaration file of the release and its dependencies counts against the same limits.
+    const budget = { files: 0, bytes: 0 };
+    const kept = keepDeclarations(root, join(staging, 'package'), version, budget);
     if (kept) {
       // The dependencies the declarations import, breadth first, each at the version its dependant pins.
       const queue = kept.packages.map((dependency) => ({ dependency, from: kept.manifest, depth: 1 }));
@@ -171,7 +192,12 @@ export async function fetchDeclarations({ pacote, settings, name, version, integ
         const unpacked = await unpack(`${dependency}@${pinned}`, {
           integrity: packument.versions[pinned]?.dist?.integrity,
         });
-        const own = keepDeclarations(unpacked, join(staging, 'package', 'node_modules', dependency), version);
+        const own = keepDeclarations(
+          unpacked,
+          inside(join(staging, 'package', 'node_modules'), dependency),
+          version,
+          budget,
+        );
         if (!own) continue;
         dependencies[dependency] = pinned;
         for (const next of own.packages) queue.push({ dependency: next, from: own.manifest, depth: depth + 1 });

@@ -37,6 +37,8 @@ export interface CachedVersion {
   tag?: string;
   dir: string;
   files: string[];
+  /** What the trust boundary left out of the release (a file's name or size), for /admin/sources. */
+  notes?: string[];
   manifest: {
     name?: string;
     description?: string;
@@ -59,6 +61,16 @@ export interface CachedSource {
   versions?: CachedVersion[];
   /** The API reference of every release in the source's range (npm only), newest first. */
   api?: CachedReference[];
+  /** Releases that could not be published (the trust boundary or the site build refused them), and why. */
+  refused?: RefusedRelease[];
+}
+
+export interface RefusedRelease {
+  version: string;
+  reason: string;
+  /** The release's integrity or commit and the files taken: the same release is not fetched again. */
+  marker: string;
+  at: string;
 }
 
 /** A release's API reference in the cache: `dir` holds model.json and pages/<slug>.md; or why it has none. */
@@ -68,6 +80,8 @@ export interface CachedReference {
   symbols?: number;
   /** The dependencies whose declarations it re-exports, at the versions the release pinned. */
   dependencies?: Record<string, string>;
+  /** Exports the trust boundary left out of it, and why. */
+  refused?: { name: string; reason: string }[];
   error?: string;
 }
 
@@ -90,6 +104,8 @@ export interface ApiModel {
   package: string;
   version: string;
   symbols: ApiSymbol[];
+  /** Exports the trust boundary left out (a name that is no identifier, one too many), and why. */
+  refused?: { name: string; reason: string }[];
 }
 
 export interface SyncState {

@@ -3,7 +3,16 @@
 // they do for npm), git repositories at their tags, and nothing for local folders. A
 // version already in the cache is not fetched again.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -13,10 +22,13 @@ import semver from 'semver';
 import { DECLARATIONS_FORMAT, fetchDeclarations, readDeclarations } from './declarations.js';
 import { makeReferences, readReference, referenceMarker, referencePaths } from './reference.js';
 import { pickVersions } from './sources.js';
+import { filePathProblem, inside, LIMITS, manifestFields, regularFile, releaseDate } from './trust.js';
 
 export { DEFAULT_FILES, loadSources, pickVersions, SourcesError } from './sources.js';
 
 const STATE = 'state.json';
+/** Changes when what the trust boundary keeps of a release changes: every release is kept again. */
+const KEEP_FORMAT = 'keep 2';
 
 /** @param {string} cacheDir */
 export function readState(cacheDir) {
@@ -64,45 +76,81 @@ function* walk(dir, prefix = '') {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) yield* walk(join(dir, entry.name), path);
-    else if (entry.isFile()) yield path;
+    // Links too: the trust boundary leaves them out, and says so.
+    else if (entry.isFile() || entry.isSymbolicLink()) yield path;
   }
 }
 
-/** Copies the wanted files (and package.json) of an unpacked release into `dir`, replacing it whole. */
+/** A release the trust boundary refuses whole: nothing of it is kept, and the release before it stays published. */
+export class ReleaseRefused extends Error {}
+
+const NOTES = '.notes.json';
+const mebibytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/**
+ * Copies the wanted files (and package.json) of an unpacked release into `dir`, replacing it
+ * whole. A file whose name or size the trust boundary refuses is left out and named in the
+ * folder's notes; a release over the limits is refused whole (ReleaseRefused).
+ */
 function keep(unpacked, dir, files, marker) {
-  const staging = `${dir}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  const kept = [];
+  const notes = [];
+  const chosen = [];
+  let bytes = 0;
   for (const path of walk(unpacked)) {
     if (path !== 'package.json' && !wanted(path, files)) continue;
-    mkdirSync(dirname(join(staging, path)), { recursive: true });
-    cpSync(join(unpacked, path), join(staging, path));
-    kept.push(path);
+    const problem = filePathProblem(path);
+    const file = problem ? undefined : regularFile(unpacked, path);
+    if (problem || !file) {
+      notes.push(`${JSON.stringify(path)} is left out: ${problem ?? 'it is not a plain file'}.`);
+      continue;
+    }
+    if (file.size > LIMITS.fileBytes) {
+      notes.push(
+        `${path} is left out: it is ${mebibytes(file.size)}, more than the ${LIMITS.fileBytes / 1024} KiB a file may be.`,
+      );
+      continue;
+    }
+    bytes += file.size;
+    chosen.push(path);
   }
+  if (chosen.length > LIMITS.releaseFiles)
+    throw new ReleaseRefused(`it brings ${chosen.length} files, more than the ${LIMITS.releaseFiles} a release may`);
+  if (bytes > LIMITS.releaseBytes)
+    throw new ReleaseRefused(
+      `its files come to ${mebibytes(bytes)}, more than the ${mebibytes(LIMITS.releaseBytes)} a release may`,
+    );
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
+  for (const path of chosen) {
+    const target = inside(staging, path);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(unpacked, path), target);
+  }
+  if (notes.length) writeFileSync(join(staging, NOTES), JSON.stringify(notes));
   writeFileSync(join(staging, '.complete'), marker);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });
   renameSync(staging, dir);
-  return kept.sort();
+  return chosen.sort();
 }
 
+/** The files a cached release holds (not the cache's own marker and notes). */
 function cachedFiles(dir) {
-  return [...walk(dir)].filter((path) => path !== '.complete').sort();
+  return [...walk(dir)].filter((path) => !path.startsWith('.')).sort();
+}
+
+function readNotes(dir) {
+  try {
+    return JSON.parse(readFileSync(join(dir, NOTES), 'utf8'));
+  } catch {
+    return [];
+  }
 }
 
 function readManifest(dir) {
   try {
-    const data = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const pick = ({ name, description, license, homepage, repository, peerDependencies }) => ({
-      name,
-      description,
-      license,
-      homepage,
-      repository: typeof repository === 'string' ? repository : repository?.url,
-      peerDependencies,
-    });
-    return pick(data);
+    return manifestFields(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
   } catch {
     return {};
   }
@@ -111,34 +159,68 @@ function readManifest(dir) {
 /**
  * Brings each picked release into the cache: a release whose folder holds the same marker
  * (its integrity or commit, and the files the source takes) is kept as it is; any other is
- * unpacked beside its folder and kept whole or not at all.
+ * unpacked beside its folder and kept whole or not at all. A release the trust boundary
+ * refuses is not published: the picks are made again without it, so the release before it
+ * (in its line) takes its place, and the refusal is answered for /admin/sources. A refusal is
+ * remembered with the marker it was made for, so the same release is not fetched again.
  */
-async function cacheReleases(picked, { cacheDir, source, dirOf, markerOf, unpack, describe }) {
-  const versions = [];
+async function cacheReleases(available, { cacheDir, source, dirOf, markerOf, unpack, describe, previous }) {
+  const refused = (previous?.refused ?? []).filter(
+    (entry) => available.includes(entry.version) && entry.marker === markerOf(entry.version),
+  );
   let fetched = 0;
-  for (const version of picked) {
-    const dir = dirOf(version);
-    const marker = markerOf(version);
-    if (!(existsSync(join(dir, '.complete')) && readFileSync(join(dir, '.complete'), 'utf8') === marker)) {
-      const unpacked = `${dir}.${process.pid}.unpacked`;
-      rmSync(unpacked, { recursive: true, force: true });
-      try {
-        await unpack(version, unpacked);
-        keep(unpacked, dir, source.files, marker);
-      } finally {
+  for (;;) {
+    const picked = pickVersions(
+      available.filter((version) => !refused.some((entry) => entry.version === version)),
+      source,
+    );
+    const versions = [];
+    let again = false;
+    for (const version of picked) {
+      const dir = dirOf(version);
+      const marker = markerOf(version);
+      if (!(existsSync(join(dir, '.complete')) && readFileSync(join(dir, '.complete'), 'utf8') === marker)) {
+        const unpacked = `${dir}.${process.pid}.unpacked`;
         rmSync(unpacked, { recursive: true, force: true });
+        try {
+          await unpack(version, unpacked);
+          keep(unpacked, dir, source.files, marker);
+        } catch (error) {
+          if (!(error instanceof ReleaseRefused)) throw error;
+          refused.push({ version, reason: error.message, marker, at: new Date().toISOString() });
+          again = true;
+          break;
+        } finally {
+          rmSync(unpacked, { recursive: true, force: true });
+        }
+        fetched += 1;
       }
-      fetched += 1;
+      const notes = readNotes(dir);
+      versions.push({
+        version,
+        ...describe(version),
+        dir: relative(cacheDir, dir),
+        files: cachedFiles(dir),
+        manifest: readManifest(dir),
+        ...(notes.length ? { notes } : {}),
+      });
     }
-    versions.push({
-      version,
-      ...describe(version),
-      dir: relative(cacheDir, dir),
-      files: cachedFiles(dir),
-      manifest: readManifest(dir),
-    });
+    if (!again) return { versions, fetched, refused };
   }
-  return { versions, fetched };
+}
+
+/** The sync's line for a source; a source whose every release was refused fails, naming why. */
+function logCached(source, origin, { versions, fetched, refused, log, of }) {
+  const refusals = refused.map((entry) => `${entry.version} (${entry.reason})`).join('; ');
+  if (versions.length === 0)
+    throw Object.assign(new Error(`${source.id}: no release of ${origin} could be published: ${refusals}.`), {
+      refused,
+    });
+  log(
+    `${source.id}: ${origin}, ${versions.length} versions (${fetched} fetched, ${versions.length - fetched} already in the cache), ${of}.${
+      refused.length ? ` Not published: ${refusals}.` : ''
+    }`,
+  );
 }
 
 async function syncNpm(source, { cacheDir, settings, log, previous }) {
@@ -163,31 +245,38 @@ async function syncNpm(source, { cacheDir, settings, log, previous }) {
   const time = packument.time ?? {};
   const releases = semverSorted(Object.keys(packument.versions ?? {})).map((version) => ({
     version,
-    date: time[version] ?? null,
+    date: releaseDate(time[version]),
   }));
-  const picked = pickVersions(Object.keys(packument.versions ?? {}), source);
-  if (picked.length === 0)
+  const available = Object.keys(packument.versions ?? {});
+  if (pickVersions(available, source).length === 0)
     throw new Error(`${source.id}: no published version of ${source.package} is in the range ${source.versions}.`);
-  const { versions, fetched } = await cacheReleases(picked, {
+  const { versions, fetched, refused } = await cacheReleases(available, {
     cacheDir,
     source,
+    previous,
     dirOf: (version) => join(cacheDir, home, version),
     markerOf: (version) => {
       const dist = packument.versions[version].dist ?? {};
-      return `${dist.integrity ?? dist.shasum ?? version}\n${source.files.join('\n')}\n`;
+      return `${KEEP_FORMAT}\n${dist.integrity ?? dist.shasum ?? version}\n${source.files.join('\n')}\n`;
     },
     unpack: (version, unpacked) =>
       pacote.extract(`${source.package}@${version}`, unpacked, {
         ...settings,
         integrity: packument.versions[version].dist?.integrity,
       }),
-    describe: (version) => ({ date: time[version] ?? null }),
+    describe: (version) => ({ date: releaseDate(time[version]) }),
   });
-  log(
-    `${source.id}: ${source.package}, ${versions.length} versions (${fetched} fetched, ${versions.length - fetched} already in the cache), ${releases.length} releases.`,
-  );
+  logCached(source, source.package, { versions, fetched, refused, log, of: `${releases.length} releases` });
   const api = await cacheReferences(source, packument, { cacheDir, settings, pacote, log });
-  return { kind: 'npm', package: source.package, fetchedAt: new Date().toISOString(), releases, versions, api };
+  return {
+    kind: 'npm',
+    package: source.package,
+    fetchedAt: new Date().toISOString(),
+    releases,
+    versions,
+    api,
+    ...(refused.length ? { refused } : {}),
+  };
 }
 
 /**
@@ -256,6 +345,7 @@ async function cacheReferences(source, packument, { cacheDir, settings, pacote, 
       dir: relative(cacheDir, entry.paths.reference),
       symbols: model.symbols.length,
       dependencies: entry.declarations.dependencies,
+      ...(model.refused?.length ? { refused: model.refused } : {}),
     };
   });
   const failed = api.filter((entry) => entry.error);
@@ -326,19 +416,20 @@ async function syncGit(source, { cacheDir, root, log, previous }) {
     .filter(Boolean)) {
     const [tag, date, object, peeled] = line.split('\t');
     const version = versionOfTag(tag, source.tags);
-    if (version) tags.set(version, { tag, date: new Date(date).toISOString(), commit: peeled || object });
+    if (version) tags.set(version, { tag, date: releaseDate(date), commit: peeled || object });
   }
   const releases = semverSorted([...tags.keys()]).map((version) => ({ version, date: tags.get(version).date }));
-  const picked = pickVersions([...tags.keys()], source);
-  if (picked.length === 0)
+  const available = [...tags.keys()];
+  if (pickVersions(available, source).length === 0)
     throw new Error(
       `${source.id}: no tag of ${source.repository} matching ${source.tags} is in the range ${source.versions}.`,
     );
-  const { versions, fetched } = await cacheReleases(picked, {
+  const { versions, fetched, refused } = await cacheReleases(available, {
     cacheDir,
     source,
+    previous,
     dirOf: (version) => join(cacheDir, 'git', source.id, version),
-    markerOf: (version) => `${tags.get(version).commit}\n${source.files.join('\n')}\n`,
+    markerOf: (version) => `${KEEP_FORMAT}\n${tags.get(version).commit}\n${source.files.join('\n')}\n`,
     unpack: (version, unpacked) => {
       const { tag, commit } = tags.get(version);
       const paths = git(['ls-tree', '-r', '--name-only', '-z', commit], mirror)
@@ -358,10 +449,15 @@ async function syncGit(source, { cacheDir, root, log, previous }) {
     },
     describe: (version) => ({ tag: tags.get(version).tag, date: tags.get(version).date }),
   });
-  log(
-    `${source.id}: ${source.repository}, ${versions.length} versions (${fetched} fetched, ${versions.length - fetched} already in the cache), ${releases.length} tags.`,
-  );
-  return { kind: 'git', repository: source.repository, fetchedAt: new Date().toISOString(), releases, versions };
+  logCached(source, source.repository, { versions, fetched, refused, log, of: `${releases.length} tags` });
+  return {
+    kind: 'git',
+    repository: source.repository,
+    fetchedAt: new Date().toISOString(),
+    releases,
+    versions,
+    ...(refused.length ? { refused } : {}),
+  };
 }
 
 /**
@@ -395,7 +491,12 @@ export async function sync(loaded, { cacheDir, root, only, log = () => {}, env =
       state.sources[source.id] = result;
     } catch (error) {
       failures.push(error.message);
-      if (before) state.sources[source.id] = { ...before, error: error.message };
+      if (before)
+        state.sources[source.id] = {
+          ...before,
+          error: error.message,
+          ...(error.refused ? { refused: error.refused } : {}),
+        };
     }
   }
   writeAtomically(join(cacheDir, STATE), `${JSON.stringify(state, null, 2)}\n`);

@@ -9,9 +9,10 @@ import { createRequire } from 'node:module';
 import { dirname, join, posix, relative } from 'node:path';
 
 import { readMarked } from './declarations.js';
+import { LIMITS, markdownCode, safeMarkdown, safeUrl, symbolNameProblem, writeInside } from './trust.js';
 
 /** Changes when the model or the pages change shape: every reference made before is made again. */
-export const REFERENCE_FORMAT = 'reference 5';
+export const REFERENCE_FORMAT = 'reference 6';
 
 const require = createRequire(import.meta.url);
 
@@ -132,10 +133,11 @@ export function declarationText(reflection, kind, ReflectionKind, name = reflect
   }
 }
 
+/** The summary of a symbol's doc comment, as Markdown the trust boundary passed (no markup, no outside link). */
 function summaryOf(reflection, Comment) {
   const comment =
     reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.type?.declaration?.signatures?.[0]?.comment;
-  return comment ? Comment.combineDisplayParts(comment.summary).trim() : '';
+  return comment ? safeMarkdown(Comment.combineDisplayParts(comment.summary)).trim() : '';
 }
 
 /** The package a declaration file belongs to, from its path in a declarations folder. */
@@ -160,11 +162,17 @@ function slugs(symbols) {
     const key = symbol.name.toLowerCase();
     taken.set(key, (taken.get(key) ?? 0) + 1);
   }
-  return symbols.map((symbol) =>
-    taken.get(symbol.name.toLowerCase()) > 1 || RESERVED.has(symbol.name.toLowerCase())
-      ? `${symbol.name}-${symbol.kind}`
-      : symbol.name,
-  );
+  const given = new Set(RESERVED);
+  return symbols.map((symbol) => {
+    const base =
+      taken.get(symbol.name.toLowerCase()) > 1 || RESERVED.has(symbol.name.toLowerCase())
+        ? `${symbol.name}-${symbol.kind}`
+        : symbol.name;
+    let slug = base;
+    for (let count = 2; given.has(slug.toLowerCase()); count++) slug = `${base}-${count}`;
+    given.add(slug.toLowerCase());
+    return slug;
+  });
 }
 
 /**
@@ -232,13 +240,24 @@ export async function makeReferences(releases) {
     }
     // A declaration file two releases share word for word is converted once: the later release
     // holds a reference to the earlier one's symbol, which is its own symbol too.
-    const exported = (module.children ?? [])
+    const all = (module.children ?? [])
       .filter((child) => !child.kindOf(ReflectionKind.Module))
       .map((child) =>
         child.kindOf(ReflectionKind.Reference)
           ? { name: child.name, target: child.getTargetReflectionDeep() }
           : { name: child.name, target: child },
       );
+    // Export names are any string to TypeScript: a page is made for identifiers only, and the
+    // others are named in the model, so /admin/sources and the index can say what was left out.
+    const refused = [];
+    const exported = [];
+    for (const entry of all) {
+      const problem =
+        symbolNameProblem(entry.name) ??
+        (exported.length >= LIMITS.symbols ? `the release exports more than ${LIMITS.symbols} symbols` : undefined);
+      if (problem) refused.push({ name: entry.name.slice(0, LIMITS.nameLength), reason: problem });
+      else exported.push(entry);
+    }
     const symbols = exported.map(({ name, target: reflection }) => {
       const kind = kindOf(reflection, ReflectionKind);
       const source = reflection.sources?.[0];
@@ -263,13 +282,19 @@ export async function makeReferences(releases) {
     const staging = `${release.dir}.${process.pid}.tmp`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(join(staging, 'pages'), { recursive: true });
+    const pageNames = new Set(names);
     exported.forEach(({ target: reflection }, index) => {
       const page = pageOf.get(reflection);
       const symbol = symbols[index];
       const body = page ? relink(page.contents, page.url, slugByUrl) : '';
-      writeFileSync(join(staging, 'pages', `${symbol.slug}.md`), cleanPage(body, release.package));
+      writeInside(join(staging, 'pages'), `${symbol.slug}.md`, cleanPage(body, release.package, pageNames));
     });
-    const model = { package: release.package, version: release.version, symbols };
+    const model = {
+      package: release.package,
+      version: release.version,
+      symbols,
+      ...(refused.length ? { refused } : {}),
+    };
     writeFileSync(join(staging, 'model.json'), `${JSON.stringify(model, null, 1)}\n`);
     writeFileSync(join(staging, '.complete'), release.marker);
     rmSync(release.dir, { recursive: true, force: true });
@@ -288,17 +313,25 @@ function relink(markdown, url, slugByUrl) {
   });
 }
 
-/** A page as the portal shows it: the place of its declaration named by package, not by a path of the cache. */
-function cleanPage(markdown, own) {
-  return `${markdown
+/**
+ * A page as the portal shows it: the place of its declaration named by package, not by a path
+ * of the cache; and, since its text comes from the release's doc comments, through the trust
+ * boundary (no front matter, no markup, links only to the symbol pages beside it or the web).
+ */
+function cleanPage(markdown, own, pageNames) {
+  const text = markdown
     // A deprecated member's heading is struck through; its "Deprecated" section says so, and a
     // heading's text stays the same in the page and its Markdown twin.
     .replace(/^(#{1,6} )~~(.+?)~~\s*$/gm, '$1$2')
     .replace(/^Defined in: (.+?)(:\d+)?$/gm, (_, path) => {
       const { name, file } = declaringPackage(`/${path.replace(/\\(.)/g, '$1')}`, own);
-      return `Declared in \`${name}\` (\`${file}\`).`;
-    })
-    .trim()}\n`;
+      return `Declared in ${markdownCode(name)} (${markdownCode(file)}).`;
+    });
+  const resolve = (url) => {
+    const page = /^([^/#?]+)\.md(#[\w-]*)?$/.exec(url);
+    return page && pageNames.has(page[1] ?? '') ? url : safeUrl(url);
+  };
+  return `${safeMarkdown(text, { resolve }).trim()}\n`;
 }
 
 /** Where a release's declarations and reference lie in the cache, relative to it. */

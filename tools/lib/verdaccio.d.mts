@@ -7,6 +7,15 @@ export interface RunningVerdaccio {
     release: { name: string; version: string; description: string; readme: string; declarations: string },
     token: string,
   ): void;
+  /** Publishes a tarball made by hand (files and symbolic links below `package/`) under `manifest`, skipping npm's checks. */
+  publishTarball(
+    release: {
+      manifest: { name: string; version: string } & Record<string, unknown>;
+      files: Record<string, string>;
+      links?: Record<string, string>;
+    },
+    token: string,
+  ): Promise<void>;
   npmrc(scope: string, token: string): string;
   stop(): Promise<void>;
 }

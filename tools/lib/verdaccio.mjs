@@ -2,7 +2,8 @@
 // the sync's tests: loopback, a free port, storage and users in the test's folder, no uplinks
 // (anything not published to it is a 404), and only signed-in users may read or publish.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,9 +80,52 @@ export async function startVerdaccio({ work }) {
       token,
     );
 
+  /**
+   * Publishes a tarball made by hand, as a hostile publisher could: `files` (paths below
+   * `package/`, any name the file system takes) and `links` (path → target, symbolic links)
+   * packed with tar, under the registry manifest `manifest` (name and version), whatever the
+   * tarball's own package.json says. npm's client would check and normalise what this skips.
+   */
+  const publishTarball = async ({ manifest, files, links = {} }, token) => {
+    const dir = join(work, `tarball-${manifest.name.replace('/', '+')}-${manifest.version}`);
+    rmSync(dir, { recursive: true, force: true });
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, 'package', path, '..'), { recursive: true });
+      writeFileSync(join(dir, 'package', path), text);
+    }
+    for (const [path, target] of Object.entries(links)) {
+      mkdirSync(join(dir, 'package', path, '..'), { recursive: true });
+      symlinkSync(target, join(dir, 'package', path));
+    }
+    const file = `${dir}.tgz`;
+    execFileSync('tar', ['-czf', file, '-C', dir, 'package']);
+    const data = readFileSync(file);
+    const base = manifest.name.split('/').pop();
+    const attachment = `${base}-${manifest.version}.tgz`;
+    const dist = {
+      shasum: createHash('sha1').update(data).digest('hex'),
+      integrity: `sha512-${createHash('sha512').update(data).digest('base64')}`,
+      tarball: `${registry}${manifest.name}/-/${attachment}`,
+    };
+    const response = await fetch(`${registry}${manifest.name.replace('/', '%2f')}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        _id: manifest.name,
+        name: manifest.name,
+        'dist-tags': { latest: manifest.version },
+        versions: { [manifest.version]: { ...manifest, _id: `${manifest.name}@${manifest.version}`, dist } },
+        _attachments: {
+          [attachment]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length },
+        },
+      }),
+    });
+    if (!response.ok) throw new Error(`publishing ${manifest.name}@${manifest.version}: ${response.status} ${await response.text()}`);
+  };
+
   /** A project's .npmrc lines that read `scope` (`@tvco`) from this registry with `token`. */
   const npmrc = (scope, token) =>
     `${scope}:registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`;
 
-  return { registry, addUser, publish, publishTyped, npmrc, stop: () => server.stop() };
+  return { registry, addUser, publish, publishTyped, publishTarball, npmrc, stop: () => server.stop() };
 }

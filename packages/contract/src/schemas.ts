@@ -488,6 +488,12 @@ export const SourceState = Type.Object({
   versions: Type.Array(Type.String()),
   /** Releases the origin has in all (the release history lists them). */
   releases: Type.Integer(),
+  /** Releases that could not be published (the trust boundary or the site build refused them), and why. */
+  refused: Type.Array(Type.Object({ version: Type.String(), reason: Type.String(), at: nullable(isoTime) })),
+  /** What was left out of a published release (a file's name or size, an export's name), and why. */
+  notes: Type.Array(Type.Object({ version: Type.String(), note: Type.String() })),
+  /** Why the last sync of this source failed, when it did (the cache's copy is what is served). */
+  error: nullable(Type.String()),
 });
 export type SourceState = Static<typeof SourceState>;
 

@@ -15,8 +15,11 @@ interface CachedSource {
   path?: string;
   fetchedAt?: string;
   offline?: boolean;
+  error?: string;
   releases?: { version: string }[];
-  versions?: { version: string; manifest?: { repository?: string } }[];
+  versions?: { version: string; notes?: string[]; manifest?: { repository?: string } }[];
+  refused?: { version: string; reason: string; at?: string }[];
+  api?: { version: string; error?: string; refused?: { name: string; reason: string }[] }[];
 }
 
 export interface CacheState {
@@ -43,6 +46,21 @@ export function sourceStates(state: CacheState): SourceState[] {
     offline: source.offline === true,
     versions: (source.versions ?? []).map((version) => version.version),
     releases: source.releases?.length ?? 0,
+    refused: (source.refused ?? []).map(({ version, reason, at }) => ({ version, reason, at: at ?? null })),
+    notes: [
+      ...(source.versions ?? []).flatMap(({ version, notes }) => (notes ?? []).map((note) => ({ version, note }))),
+      // Of the published releases only: the reference of every release in range is made for the API changes.
+      ...(source.api ?? [])
+        .filter(({ version }) => source.versions?.some((published) => published.version === version))
+        .flatMap(({ version, error, refused }) => [
+          ...(error ? [{ version, note: `No API reference: ${error}.` }] : []),
+          ...(refused ?? []).map(({ name, reason }) => ({
+            version,
+            note: `The export ${JSON.stringify(name)} is not documented: ${reason}.`,
+          })),
+        ]),
+    ],
+    error: source.error ?? null,
   }));
 }
 

@@ -128,29 +128,42 @@ export function readArchives(dir: string): { dir: string; record: ArchiveRecord 
 
 /**
  * Which kept archives serve the releases `wanted` (each with the hash of its pages now), and
- * which releases none serves. An archive serves only whole: built with this theme, and each
- * release it holds still wanted with the same pages. Others of this theme are removed.
+ * which releases none serves; and the same for `ahead`, the newest releases as they will be
+ * once a newer one is out, each archived alone (so the release that replaces one finds it,
+ * whatever the other packages did meanwhile). An archive serves only whole: built with this
+ * theme, each release it holds still wanted with the same pages, and no release ahead beside
+ * another (a release that is the newest again, its newer one refused or withdrawn, is built
+ * again). Others of this theme are removed.
  */
 export function planArchives(
   dir: string,
   wanted: readonly ArchiveEntry[],
   theme: string,
-): { use: { dir: string; record: ArchiveRecord }[]; build: ArchiveEntry[] } {
+  ahead: readonly ArchiveEntry[] = [],
+): {
+  use: { dir: string; record: ArchiveRecord }[];
+  build: ArchiveEntry[];
+  ahead: { dir: string; record: ArchiveRecord }[];
+  buildAhead: ArchiveEntry[];
+} {
   const use: { dir: string; record: ArchiveRecord }[] = [];
+  const kept: { dir: string; record: ArchiveRecord }[] = [];
+  const held = (entries: readonly ArchiveEntry[], release: ArchiveEntry) =>
+    entries.some((entry) => sameRelease(entry, release) && entry.pages === release.pages);
   for (const archive of readArchives(dir)) {
+    const { releases } = archive.record;
+    const aheadHeld = releases.filter((release) => held(ahead, release)).length;
     const valid =
       archive.record.theme === theme &&
-      archive.record.releases.every((held) =>
-        wanted.some((entry) => sameRelease(entry, held) && entry.pages === held.pages),
-      );
-    if (valid) use.push(archive);
+      releases.every((release) => held(wanted, release) || held(ahead, release)) &&
+      (aheadHeld === 0 || releases.length === 1);
+    if (valid) (aheadHeld === 0 ? use : kept).push(archive);
     // One whose pages changed goes; one of another theme may serve another copy of the site.
     else if (archive.record.theme === theme) rmSync(archive.dir, { recursive: true, force: true });
   }
-  const build = wanted.filter(
-    (entry) => !use.some((archive) => archive.record.releases.some((held) => sameRelease(held, entry))),
-  );
-  return { use, build };
+  const missing = (entries: readonly ArchiveEntry[], archives: { record: ArchiveRecord }[]) =>
+    entries.filter((entry) => !archives.some((archive) => archive.record.releases.some((h) => sameRelease(h, entry))));
+  return { use, build: missing(wanted, use), ahead: kept, buildAhead: missing(ahead, kept) };
 }
 
 /** The site's files an archive build reads, linked into its own site folder. */

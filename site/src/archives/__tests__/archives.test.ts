@@ -135,6 +135,32 @@ describe('planArchives', () => {
     expect(existsSync(join(dir, 'b.partial-4194305'))).toBe(false);
   });
 
+  it('keeps a newest release archived ahead apart, and places it once a newer release is out', () => {
+    const dir = tempDir();
+    keptArchive(dir, 'a', { theme: 't', releases: [release('2.0.0')], seconds: 1 });
+    const before = planArchives(dir, [release('1.0.0')], 't', [release('2.0.0')]);
+    expect(before.use).toEqual([]);
+    expect(before.ahead.map((entry) => entry.record.releases[0]?.version)).toEqual(['2.0.0']);
+    expect(before.buildAhead).toEqual([]);
+    const after = planArchives(dir, [release('1.0.0'), release('2.0.0')], 't', [release('3.0.0')]);
+    expect(after.use.map((entry) => entry.record.releases[0]?.version)).toEqual(['2.0.0']);
+    expect(after.build).toEqual([release('1.0.0')]);
+    expect(after.buildAhead).toEqual([release('3.0.0')]);
+  });
+
+  it("builds again an older release archived beside another package's newest, which is never placed", () => {
+    // Two sources: archived together ahead, then one of them released; the other's newest
+    // kept the archive from being placed, and nothing built the first one's release again.
+    const dir = tempDir();
+    const other = { source: 'player', version: '5.0.0', pages: 'q' };
+    const mixed = keptArchive(dir, 'a', { theme: 't', releases: [release('2.0.0'), other], seconds: 1 });
+    const plan = planArchives(dir, [release('2.0.0')], 't', [release('3.0.0'), other]);
+    expect(plan.use).toEqual([]);
+    expect(plan.build).toEqual([release('2.0.0')]);
+    expect(plan.buildAhead).toEqual([release('3.0.0'), other]);
+    expect(existsSync(mixed)).toBe(false);
+  });
+
   it('does not use an archive holding a release that is no longer archived (now the newest)', () => {
     const dir = tempDir();
     keptArchive(dir, 'a', { theme: 't', releases: [release('1.0.0'), release('2.0.0')], seconds: 1 });

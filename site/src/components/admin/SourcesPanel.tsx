@@ -21,6 +21,53 @@ const JOB_STATES: Record<RebuildJob['state'], string> = {
 };
 
 /**
+ * What the sync could not publish, per source: releases refused whole (the release before
+ * each stays published), a failed sync (the cache's copy is served), and what was left out of
+ * a published release. Package text is shown as text only.
+ */
+function SourceProblems({ sources }: { sources: SourcesOverview['sources'] }): React.JSX.Element | null {
+  const troubled = sources.filter((source) => source.refused.length || source.notes.length || source.error);
+  if (troubled.length === 0) return null;
+  return (
+    <>
+      <h3>Releases that could not be published</h3>
+      {troubled.map((source) => (
+        <div key={source.id}>
+          <h4>{source.id}</h4>
+          {source.error && (
+            <p className={styles.error}>
+              The last sync failed; the portal serves what it synced before. <span>{source.error}</span>
+            </p>
+          )}
+          {source.refused.length > 0 && (
+            <ul>
+              {source.refused.map((release) => (
+                <li key={release.version}>
+                  <strong>{release.version}</strong>: this release could not be published: {release.reason}.
+                  {release.at && ` (${when(release.at)})`}
+                </li>
+              ))}
+            </ul>
+          )}
+          {source.notes.length > 0 && (
+            <details>
+              <summary>Left out of published releases ({source.notes.length.toLocaleString('en')})</summary>
+              <ul>
+                {source.notes.map((entry, index) => (
+                  <li key={index}>
+                    {entry.version}: {entry.note}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      ))}
+    </>
+  );
+}
+
+/**
  * The package sections synced from their registries and repositories (site/sources.yaml):
  * what the content cache holds of each, the build this replica serves, and the rebuilds
  * that release hooks asked for, with the end of a failed one's output.
@@ -96,6 +143,7 @@ export default function SourcesPanel(): React.JSX.Element {
             </table>
           </div>
           {overview.sources.length === 0 && <p>Nothing has been synced yet: run npm run sync.</p>}
+          <SourceProblems sources={overview.sources} />
           <h3>Rebuilds on this replica</h3>
           {overview.jobs.length === 0 ? (
             <p>No release hook has asked for a rebuild since this replica started.</p>

@@ -47,6 +47,10 @@ export default function gateFilesPlugin(context: LoadContext, options: PluginOpt
     const compressionCache = join(caches, 'portal-compressed');
     const manifest = await writeGateManifest(outDir, context.generatedFilesDir, options, compressionCache);
     const placed = await placeArchiveFiles(outDir, archives);
+    if (manifest.foreignScripts.length)
+      console.warn(
+        `[portal-gate-files] ${manifest.foreignScripts.length} pages hold an inline script that is not the portal's own; the CSP blocks it: ${manifest.foreignScripts.slice(0, 10).join(', ')}`,
+      );
     console.log(
       summarize(manifest, (Date.now() - started) / 1000) +
         (archives.length ? `; ${placed} files of ${archives.length} release archives placed beside them` : ''),

@@ -58,7 +58,7 @@ export async function writeGateManifest(
   generatedDir: string,
   options: Pick<PluginOptions, 'alwaysPublic' | 'compressionConcurrency'>,
   compressionCache?: string,
-): Promise<Manifest> {
+): Promise<Manifest & { foreignScripts: string[] }> {
   const files = await listBuildFiles(buildDir);
   const readers = await computeFileReaders({ buildDir, generatedDir, files, alwaysPublic: options.alwaysPublic });
   return writeManifest(buildDir, readers, { concurrency: options.compressionConcurrency, compressionCache });

@@ -18,7 +18,7 @@ import {
   themeHash,
 } from '../../archives/archives';
 import { ARCHIVES_FILE } from '../../archives/merge';
-import { type ArchivedRelease, archivedReleases } from '../../archives/spec';
+import { archivedReleases } from '../../archives/spec';
 import { versionsUrl } from '../../packages/versions';
 import { filesOfApp } from './apps';
 import { type CachedSource, type PackageVersions, sectionPages, type Source, writeSection } from './materialise';
@@ -87,9 +87,7 @@ export default function packageSourcesPlugin(context: LoadContext): Plugin {
     newest.push({ ...release, pages: pagesHash(filesOfApp(source.id, asOlder.files, asOlder.versions, [release])) });
   }
   const theme = archive ? '' : themeHash(context.siteDir, paths.root);
-  const plan = () => planArchives(archivesDir(paths.cacheDir), [...wanted, ...newest], theme);
-  const isNewest = (release: ArchivedRelease) =>
-    newest.some((entry) => entry.source === release.source && entry.version === release.version);
+  const plan = () => planArchives(archivesDir(paths.cacheDir), wanted, theme, newest);
   const build = (releases: ArchiveEntry[], what: string) => {
     console.log(`[portal-package-sources] Building the archive of ${what} once…`);
     const built = buildArchive({
@@ -103,18 +101,14 @@ export default function packageSourcesPlugin(context: LoadContext): Plugin {
     console.log(`[portal-package-sources] Archive built in ${built.record.seconds.toFixed(1)} s: ${built.dir}`);
   };
   if (!archive) {
-    const missing = plan().build.filter((release) => !isNewest(release));
+    const missing = plan().build;
     if (missing.length) build(missing, `${missing.length} older releases`);
     // For the gate-files step, which places them beside this build's files; an archive of a
     // newest release waits until a newer one is out.
     mkdirSync(context.generatedFilesDir, { recursive: true });
     writeFileSync(
       join(context.generatedFilesDir, ARCHIVES_FILE),
-      JSON.stringify(
-        plan()
-          .use.filter((kept) => !kept.record.releases.some(isNewest))
-          .map((kept) => join(kept.dir, ARCHIVE_BUILD)),
-      ),
+      JSON.stringify(plan().use.map((kept) => join(kept.dir, ARCHIVE_BUILD))),
     );
   }
   return {
@@ -148,9 +142,10 @@ export default function packageSourcesPlugin(context: LoadContext): Plugin {
         .description("Builds the archives of the packages' releases that have none, the newest included.")
         .action(() => {
           if (archive) return;
-          const missing = plan().build.filter(isNewest);
-          if (missing.length) build(missing, `the newest releases ${missing.map((entry) => entry.version).join(', ')}`);
-          else console.log('[portal-package-sources] Every release has its archive.');
+          const missing = plan().buildAhead;
+          // One archive each: the next release of one package makes its own placeable.
+          for (const release of missing) build([release], `the newest release ${release.source} ${release.version}`);
+          if (missing.length === 0) console.log('[portal-package-sources] Every release has its archive.');
         });
     },
   };

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, posix } from 'node:path';
 
 import type { CachedSource, CachedVersion, Source } from '@portal/sync';
+import { fencedCode, filePathProblem, inside, markdownCode, markdownText, markupIn } from '@portal/sync/trust';
 import { stringify } from 'yaml';
 
 import { type LinkContext, packageMarkdown, type PackageMarkdown, repositoryWeb } from './readme';
@@ -40,8 +41,20 @@ function longDay(date: string | null): string {
     : 'an unknown date';
 }
 
+/**
+ * A page of the section: the portal's own front matter (never the package's), CommonMark
+ * whatever the file's name (MDX would run the page's expressions at build time), and a body
+ * that holds no raw HTML: package text reaches it only through @portal/sync/trust, and this
+ * is the last check before it is written.
+ */
 function page(frontMatter: Record<string, unknown>, body: string): string {
-  return `---\n${stringify(frontMatter, { lineWidth: 0 }).trimEnd()}\n---\n\n${body.trim()}\n`;
+  const markup = markupIn(body);
+  if (markup !== undefined)
+    throw new Error(
+      `A page of ${String(frontMatter.package)} ${String(frontMatter.package_version)} would hold raw HTML (${JSON.stringify(markup.slice(0, 80))}); package text must pass @portal/sync/trust.`,
+    );
+  const matter = { ...frontMatter, mdx: { format: 'md' } };
+  return `---\n${stringify(matter, { lineWidth: 0 }).trimEnd()}\n---\n\n${body.trim()}\n`;
 }
 
 function isMarkdown(path: string): boolean {
@@ -51,7 +64,8 @@ function isMarkdown(path: string): boolean {
 /** The page a release file becomes, relative to the version's folder (`CHANGELOG.md` → the section's history). */
 function releasePages(version: CachedVersion): Map<string, string> {
   const pages = new Map<string, string>();
-  for (const file of version.files) {
+  // The sync kept safe names only; a cache made otherwise is held to the same rule.
+  for (const file of version.files.filter((path) => filePathProblem(path) === undefined)) {
     if (/^readme(\.(md|markdown))?$/i.test(file)) pages.set(file, 'README.md');
     else if (file.startsWith('docs/') && isMarkdown(file)) pages.set(file, file.replace(/\.markdown$/i, '.md'));
   }
@@ -60,7 +74,7 @@ function releasePages(version: CachedVersion): Map<string, string> {
 
 function whatIs(source: Source, version: CachedVersion): string {
   const name = version.manifest.name ?? source.package ?? source.title;
-  return source.kind === 'npm' ? `\`${name}\`` : `${source.title} (${source.repository})`;
+  return source.kind === 'npm' ? markdownCode(name) : `${source.title} (${source.repository})`;
 }
 
 /** What a release's API changed, in a few words for its landing page. */
@@ -180,10 +194,10 @@ export function sectionPages(
             `This is the README of ${whatIs(source, version)} **${version.version}**, published on ${longDay(version.date)}${
               folder === '' ? ', the newest release' : ''
             }, as the package carries it.`,
-            version.manifest.license ? `Licence: ${version.manifest.license}.` : '',
+            version.manifest.license ? `Licence: ${markdownText(version.manifest.license)}.` : '',
             version.manifest.peerDependencies && Object.keys(version.manifest.peerDependencies).length
               ? `Peer dependencies: ${Object.entries(version.manifest.peerDependencies)
-                  .map(([name, range]) => `\`${name}\` ${range}`)
+                  .map(([name, range]) => `${markdownCode(name)} ${markdownText(range)}`)
                   .join(', ')}.`
               : '',
             `Every release and its date: [release history](${posix.relative(here, `${folder ? '../' : ''}CHANGELOG.md`)}).`,
@@ -294,9 +308,11 @@ export function sectionPages(
         package_version: latest.version,
       },
       [
-        identifier ? `${latest.version} is published under the **${identifier}** licence (its \`package.json\`).` : '',
+        identifier
+          ? `${latest.version} is published under the **${markdownText(identifier)}** licence (its \`package.json\`).`
+          : '',
         licenceText
-          ? `${withLicence === latest ? 'Its' : `${latest.version} carries no licence file; ${withLicence?.version}, the newest release that does, carries this`} text:\n\n\`\`\`text\n${licenceText.replace(/```/g, "'''")}\n\`\`\``
+          ? `${withLicence === latest ? 'Its' : `${latest.version} carries no licence file; ${withLicence?.version}, the newest release that does, carries this`} text:\n\n${fencedCode(licenceText, 'text')}`
           : 'No release in the range documented here carries a licence file.',
       ]
         .filter(Boolean)
@@ -339,7 +355,8 @@ export function writeSection(
     }
   }
   for (const [path, content] of files) {
-    const target = join(dir, path);
+    // Every path is checked to stay in the section's folder, whatever made its name.
+    const target = inside(dir, path);
     const text = typeof content === 'string' ? content : readFileSync(content.copyFrom, 'utf8');
     if (existsSync(target) && readFileSync(target, 'utf8') === text) continue;
     mkdirSync(dirname(target), { recursive: true });

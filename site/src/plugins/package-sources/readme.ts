@@ -1,16 +1,12 @@
 /**
- * A package's own Markdown (its README, its docs/ pages) made fit for a portal page: its
- * first `#` heading becomes the page title (the front matter's), the other headings move
- * down a level when the file has more than one `#`, raw HTML is dropped (a package's text
- * never puts markup or scripts into the portal), images become links (readers' browsers
- * fetch nothing from third parties), and links to files the portal does not carry go to the
- * repository.
+ * A package's own Markdown (its README, its docs/ pages) made fit for a portal page: the
+ * trust boundary (@portal/sync/trust) drops its front matter and raw HTML and makes images
+ * links; here its first `#` heading becomes the page title (the front matter's), the other
+ * headings move down a level when the file has more than one `#`, and links to files the
+ * portal does not carry go to the repository.
  */
-import type { Heading, Link, Nodes, Parent, PhrasingContent, Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
+import { markdownOf, untrustedMarkdown } from '@portal/sync/trust';
+import type { Heading, Nodes, Root } from 'mdast';
 
 export interface LinkContext {
   /** Maps a path of the release (`CHANGELOG.md`, `docs/setup.md`) to the relative link of the portal page made from it, or undefined. */
@@ -29,6 +25,7 @@ export interface PackageMarkdown {
   droppedHtml: number;
 }
 
+/** Where a link of the file leads: a page of the portal, the repository, or an absolute address (the trust boundary checks its scheme). */
 function absolute(url: string, context: LinkContext): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#')) return url;
   if (url.startsWith('//')) return `https:${url}`;
@@ -46,60 +43,18 @@ function textOf(node: Nodes): string {
   return '';
 }
 
-/** Replaces each child that `change` maps, recursively; `null` drops it. */
-function rewrite(parent: Parent, change: (node: RootContent) => RootContent | RootContent[] | null | undefined): void {
-  const out: RootContent[] = [];
-  for (const child of parent.children as RootContent[]) {
-    const changed = change(child);
-    const next = changed === undefined ? [child] : changed === null ? [] : Array.isArray(changed) ? changed : [changed];
-    for (const node of next) {
-      if ('children' in node) rewrite(node as Parent, change);
-      out.push(node);
-    }
-  }
-  parent.children = out as Parent['children'];
-}
-
 export function packageMarkdown(source: string, context: LinkContext): PackageMarkdown {
-  const tree = unified().use(remarkParse).use(remarkGfm).parse(source) as Root;
-  let droppedHtml = 0;
+  const { tree, droppedHtml } = untrustedMarkdown(source, { resolve: (url) => absolute(url, context) }) as {
+    tree: Root;
+    droppedHtml: number;
+  };
   const headings = tree.children.filter((node): node is Heading => node.type === 'heading');
-  const first = tree.children.find((node): node is Heading => node.type === 'heading' && node.depth === 1);
-  const title = first ? textOf(first).trim() : undefined;
+  const first = headings.find((node) => node.depth === 1);
+  const title = first ? textOf(first).replace(/\s+/g, ' ').trim() : undefined;
   if (first) tree.children.splice(tree.children.indexOf(first), 1);
-  const demote = headings.filter((heading) => heading.depth === 1).length > 1;
-
-  rewrite(tree, (node) => {
-    if (node.type === 'html') {
-      droppedHtml += 1;
-      return null;
-    }
-    if (node.type === 'heading' && demote) node.depth = Math.min(6, node.depth + 1) as Heading['depth'];
-    if (node.type === 'image' || node.type === 'imageReference') {
-      const url = node.type === 'image' ? absolute(node.url, context) : undefined;
-      const label = node.alt?.trim() || 'image';
-      const text: PhrasingContent = { type: 'text', value: `${label} (image)` };
-      return url ? ({ type: 'link', url, children: [text] } satisfies Link) : text;
-    }
-    if (node.type === 'link') {
-      const url = absolute(node.url, context);
-      // An image inside a link (a badge): the link keeps the image's words, never a link in a link.
-      node.children = node.children.map((child) =>
-        child.type === 'image' || child.type === 'imageReference'
-          ? { type: 'text', value: child.alt?.trim() || 'image' }
-          : child,
-      );
-      if (url === undefined) return node.children;
-      node.url = url;
-    }
-    return undefined;
-  });
-
-  const markdown = unified()
-    .use(remarkGfm)
-    .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_' })
-    .stringify(tree);
-  return { title, markdown: String(markdown), droppedHtml };
+  if (headings.filter((heading) => heading.depth === 1).length > 1)
+    for (const heading of headings) heading.depth = Math.min(6, heading.depth + 1) as Heading['depth'];
+  return { title: title || undefined, markdown: markdownOf(tree), droppedHtml };
 }
 
 /** `git+https://github.com/o/r.git` → `https://github.com/o/r`; undefined when it is no web address. */

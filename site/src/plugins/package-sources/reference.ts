@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { type ApiChanges, apiChanges, type ApiModels } from '@portal/built-site/api-reference';
 import type { ApiModel, ApiSymbol, CachedSource, Source } from '@portal/sync';
+import { fencedCode, markdownCode, markdownText, plainText, symbolNameProblem } from '@portal/sync/trust';
 
 const SIDEBAR = 'tutorialSidebar';
 
@@ -28,11 +29,11 @@ const GROUPS: { kinds: ApiSymbol['kind'][]; heading: string; one: string }[] = [
 
 const kindName = (kind: ApiSymbol['kind']): string => GROUPS.find((group) => group.kinds.includes(kind))?.one ?? kind;
 
-/** The first sentence of a summary, on one line, for lists and descriptions. */
+/** The first sentence of a summary, as plain words on one line: for descriptions (escape it for Markdown). */
 function firstSentence(summary: string): string {
-  const line = summary.replace(/\s+/g, ' ').trim();
+  const line = plainText(summary.replace(/\{@link ([^}|]+)(\|[^}]*)?\}/g, '$1'));
   const end = line.search(/[.!?](\s|$)/);
-  return (end === -1 ? line : line.slice(0, end + 1)).replace(/\{@link ([^}|]+)(\|[^}]*)?\}/g, '`$1`');
+  return end === -1 ? line : line.slice(0, end + 1);
 }
 
 /** One documented version's reference: its folder in the section (`''` for the newest, `2.3.0/`). */
@@ -74,7 +75,12 @@ export function sectionReference(
   const models = new Map<string, ApiModel>();
   for (const entry of cached.api ?? []) {
     if (!entry.dir) continue;
-    models.set(entry.version, JSON.parse(readFileSync(join(cacheDir, entry.dir, 'model.json'), 'utf8')) as ApiModel);
+    const model = JSON.parse(readFileSync(join(cacheDir, entry.dir, 'model.json'), 'utf8')) as ApiModel;
+    // The sync documents identifiers only; a model made otherwise is held to the same rule.
+    models.set(entry.version, {
+      ...model,
+      symbols: model.symbols.filter((symbol) => symbolNameProblem(symbol.name) === undefined),
+    });
   }
   // Newest first: each release is compared with the next older one that has a reference.
   const ordered = (cached.api ?? []).filter((entry) => models.has(entry.version)).map((entry) => entry.version);
@@ -138,8 +144,8 @@ export function sectionReference(
       if (symbols.length === 0) return '';
       const lines = symbols.map((symbol) => {
         const summary = firstSentence(symbol.summary);
-        const from = symbol.from && symbol.from !== name ? ` (from \`${symbol.from}\`)` : '';
-        return `- [\`${symbol.name}\`](${symbol.slug}.md)${from}${summary ? `: ${summary}` : ''}`;
+        const from = symbol.from && symbol.from !== name ? ` (from ${markdownCode(symbol.from)})` : '';
+        return `- [\`${symbol.name}\`](${symbol.slug}.md)${from}${summary ? `: ${markdownText(summary)}` : ''}`;
       });
       return `## ${group.heading}\n\n${lines.join('\n')}`;
     }).filter(Boolean);
@@ -157,14 +163,19 @@ export function sectionReference(
         [
           `What \`${name}\` **${version}** exports, made from the type declarations the release carries (${model.symbols.length} symbols).${
             reexported.length
-              ? ` It re-exports ${reexported.map((dependency) => `\`${dependency}\``).join(' and ')}, at the versions this release pins; their symbols are documented here, where you import them from.`
+              ? ` It re-exports ${reexported.map((dependency) => markdownCode(dependency)).join(' and ')}, at the versions this release pins; their symbols are documented here, where you import them from.`
               : ''
           }`,
           change
             ? `Against ${previous}, the release before it: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added ([API changes](api-changes.md)).`
             : `[API changes](api-changes.md) between releases.`,
           ...groups,
-        ].join('\n\n'),
+          model.refused?.length
+            ? `## Not documented here\n\n${model.refused.map((entry) => `- ${markdownCode(entry.name)}: ${markdownText(entry.reason)}.`).join('\n')}`
+            : '',
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
       ),
     );
 
@@ -174,7 +185,8 @@ export function sectionReference(
         join(cacheDir, (cached.api ?? []).find((e) => e.version === version)?.dir ?? '', 'pages', `${symbol.slug}.md`),
         'utf8',
       );
-      const from = symbol.from && symbol.from !== name ? `, declared in \`${symbol.from}\` and re-exported` : '';
+      const from =
+        symbol.from && symbol.from !== name ? `, declared in ${markdownCode(symbol.from)} and re-exported` : '';
       const lead = `\`${symbol.name}\` is a ${kindName(symbol.kind)} of \`${name}\` **${version}**${from}. ${historyOf(symbol, version)} [All symbols of ${version}](index.md) · [API changes](api-changes.md)`;
       files.set(
         `${apiDir}${symbol.slug}.md`,
@@ -274,12 +286,13 @@ export function changesMarkdown(
       `### Changed\n\n${change.changed
         .map(
           (symbol) =>
-            `- ${named(symbol)} (${kindName(symbol.kind)}):\n\n  \`\`\`diff\n${diffLines(
-              symbol.before,
-              symbol.declaration,
+            `- ${named(symbol)} (${kindName(symbol.kind)}):\n\n${fencedCode(
+              diffLines(symbol.before, symbol.declaration).join('\n'),
+              'diff',
             )
+              .split('\n')
               .map((line) => `  ${line}`)
-              .join('\n')}\n  \`\`\``,
+              .join('\n')}`,
         )
         .join('\n')}`,
     );
@@ -341,8 +354,9 @@ export function historyLine(change: ApiChanges<ApiSymbol> | undefined, changesHr
  */
 export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (symbol: ApiSymbol) => string): string {
   if (symbols.length === 0) return markdown;
-  const bySlugless = new Map(symbols.map((symbol) => [symbol.name, symbol]));
-  const words = new RegExp(`\\b(${symbols.map((symbol) => symbol.name.replace(/[$]/g, '\\$')).join('|')})\\b`, 'g');
+  const byName = new Map(symbols.map((symbol) => [symbol.name, symbol]));
+  // Identifiers are looked up by name: no pattern is made of a release's names.
+  const identifier = /[A-Za-z_$][\w$]*/g;
   const out: string[] = [];
   let fence: string | null = null;
   let used = new Set<string>();
@@ -358,13 +372,13 @@ export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (sym
       out.push(line);
       if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
         fence = null;
-        const linked = [...used].map((name) => bySlugless.get(name)).filter((symbol) => symbol !== undefined);
+        const linked = [...used].map((name) => byName.get(name)).filter((symbol) => symbol !== undefined);
         if (linked.length)
           out.push(
             '',
             `API used above: ${linked.map((symbol) => `[\`${symbol.name}\`](${hrefOf(symbol)})`).join(', ')}.`,
           );
-      } else for (const match of line.matchAll(words)) used.add(match[1] ?? '');
+      } else for (const [word] of line.matchAll(identifier)) if (byName.has(word)) used.add(word);
       continue;
     }
     if (/^\s{0,3}#/.test(line)) {
@@ -373,7 +387,7 @@ export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (sym
     }
     out.push(
       line.replace(/(\[)?`([A-Za-z_$][\w$]*)(\(\))?`/g, (whole: string, bracket: string | undefined, word: string) => {
-        const symbol = bySlugless.get(word);
+        const symbol = byName.get(word);
         return symbol && !bracket ? `[${whole}](${hrefOf(symbol)})` : whole;
       }),
     );

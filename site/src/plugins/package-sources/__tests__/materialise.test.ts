@@ -80,7 +80,7 @@ describe("a synced package's section", () => {
       'docs/setup.md',
     ]);
     expect(text('README.md')).toMatch(
-      /^---\ntitle: Nav\nsidebar_label: Overview\ndescription: Moves focus\nplatforms:\n {2}- web\npackage: nav\npackage_version: 3.0.0\n---/,
+      /^---\ntitle: Nav\nsidebar_label: Overview\ndescription: Moves focus\nplatforms:\n {2}- web\npackage: nav\npackage_version: 3.0.0\nmdx:\n {2}format: md\n---/,
     );
     expect(text('README.md')).toContain('`@acme/nav` **3.0.0**, published on 1 March 2025, the newest release');
     expect(text('README.md')).toContain('[CONTRIBUTING](CONTRIBUTING.md)');

@@ -1,0 +1,335 @@
+// The one trust boundary for what a sync fetches (docs/security.md, "Package content is
+// data"): a release's file names, export names, manifest fields, Markdown and doc comments
+// come from outside, so everything the sync keeps and the site build writes from them passes
+// here. Names become safe or are refused, naming the package, version and name; every write
+// stays inside its folder; Markdown loses any front matter, raw HTML and unsafe link; sizes
+// are capped. What is refused is reported, never silently dropped.
+import { lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+
+import remarkFrontmatter from 'remark-frontmatter';
+import semver from 'semver';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+
+/** What one release may bring; docs/security.md gives the reasons. */
+export const LIMITS = Object.freeze({
+  /** A README, a page of docs/, a licence or a changelog. */
+  fileBytes: 512 * 1024,
+  /** Every file a release keeps, together. */
+  releaseBytes: 8 * 1024 * 1024,
+  /** Files a release keeps. */
+  releaseFiles: 500,
+  /** One type declaration file. */
+  declarationFileBytes: 2 * 1024 * 1024,
+  /** Every declaration file of a release and the dependencies it re-exports, together. */
+  declarationBytes: 24 * 1024 * 1024,
+  /** Declaration files of a release and its dependencies. */
+  declarationFiles: 2_000,
+  /** Exported symbols a release's reference documents. */
+  symbols: 2_000,
+  /** A symbol's name, a path segment. */
+  nameLength: 100,
+  /** A text field of package.json (description, licence, a dependency's range). */
+  fieldLength: 300,
+});
+
+/** A symbol name the portal makes a page of: a JavaScript identifier, so it is its own slug. */
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** A path segment of a release file the portal keeps: letters, digits, dot, dash, underscore; no leading dot. */
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** `@scope/name@1.2.3` or `name@1.2.3`, for messages. */
+export const releaseName = ({ package: name, version }) => `${name}@${version}`;
+
+/**
+ * Why `name` cannot be a symbol's page, or undefined when it can. Export names are any
+ * string to TypeScript (`export { x as "a/../b" }`); the portal documents identifiers only.
+ */
+export function symbolNameProblem(name) {
+  if (typeof name !== 'string' || name.length === 0) return 'it has no name';
+  if (name.length > LIMITS.nameLength) return `its name is longer than ${LIMITS.nameLength} characters`;
+  if (!IDENTIFIER.test(name)) return 'its name is not a JavaScript identifier';
+  return undefined;
+}
+
+/** Why a release file's path (`docs/setup.md`) cannot be kept, or undefined when it can. */
+export function filePathProblem(path) {
+  if (typeof path !== 'string' || path.length === 0) return 'it has no name';
+  if (path.includes('\\') || isAbsolute(path)) return 'its name is not a relative path';
+  const segments = path.split('/');
+  if (segments.length > 8) return 'it lies more than 8 folders deep';
+  for (const segment of segments) {
+    if (segment.length > LIMITS.nameLength) return `a part of its name is longer than ${LIMITS.nameLength} characters`;
+    if (!SEGMENT.test(segment)) return 'its name holds characters other than letters, digits, ".", "-" and "_"';
+  }
+  return undefined;
+}
+
+/**
+ * The absolute path of `path` inside `dir`; throws when it would leave `dir` (`..`, an
+ * absolute path), whatever made the name.
+ */
+export function inside(dir, path) {
+  const base = resolve(dir);
+  const target = resolve(base, path);
+  const within = relative(base, target);
+  if (isAbsolute(path) || within === '' || within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within))
+    throw new Error(`Refused to write ${JSON.stringify(path)}: it is not inside ${base}.`);
+  return target;
+}
+
+/** Writes `data` at `path` inside `dir` (making its folders), never outside it. */
+export function writeInside(dir, path, data) {
+  const target = inside(dir, path);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, data);
+  return target;
+}
+
+/**
+ * A plain file at `path` inside `dir` (no link, no folder that is a link out of `dir`), with
+ * its size; undefined for anything else.
+ */
+export function regularFile(dir, path) {
+  try {
+    const real = realpathSync(inside(dir, path));
+    const within = relative(realpathSync(dir), real);
+    if (within === '' || within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within)) return undefined;
+    const stats = lstatSync(real);
+    return stats.isFile() ? { path: real, size: stats.size } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- package.json -------------------------------------------------------------------------
+
+/** npm's rule for package names (validate-npm-package-name's, for new packages). */
+const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+/** Is `name` a package name npm allows (so also a safe folder name under node_modules/)? */
+export const isPackageName = (name) => typeof name === 'string' && name.length <= 214 && PACKAGE_NAME.test(name);
+
+/** A version range as npm writes them: no markup, no quotes. */
+const RANGE = /^[A-Za-z0-9 .<>=^~|*+-]+$/;
+/** An SPDX expression or a short licence name: no markup. */
+const LICENCE = /^[A-Za-z0-9 .+()-]+$/;
+
+/** A text field with control characters and line breaks made spaces, trimmed and capped; undefined if empty. */
+function text(value, max = LIMITS.fieldLength) {
+  if (typeof value !== 'string') return undefined;
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  return clean ? clean.slice(0, max) : undefined;
+}
+
+function webAddress(value) {
+  const address = text(value, 2_000);
+  if (!address) return undefined;
+  try {
+    const url = new URL(address.replace(/^git\+/, ''));
+    return ['http:', 'https:', 'git:', 'ssh:'].includes(url.protocol) ? address : undefined;
+  } catch {
+    // git@host:owner/name.git, which URL cannot read
+    return /^[\w.-]+@[\w.-]+:[\w./-]+$/.test(address) ? address : undefined;
+  }
+}
+
+/**
+ * What the portal reads of a release's package.json, each field checked: a name npm allows, a
+ * description and licence as plain text, web addresses, peer dependencies npm could install.
+ * Anything else is left out.
+ */
+export function manifestFields(data) {
+  if (typeof data !== 'object' || data === null) return {};
+  const name = isPackageName(data.name);
+  const licence = text(data.license, 100);
+  const repository = typeof data.repository === 'string' ? data.repository : data.repository?.url;
+  const peers = {};
+  if (typeof data.peerDependencies === 'object' && data.peerDependencies !== null)
+    for (const [peer, range] of Object.entries(data.peerDependencies).slice(0, 50)) {
+      const clean = text(range, 100);
+      if (isPackageName(peer) && clean && RANGE.test(clean) && semver.validRange(clean)) peers[peer] = clean;
+    }
+  const fields = {
+    name: name ? data.name : undefined,
+    description: text(plainText(text(data.description, 2_000) ?? '')),
+    license: licence && LICENCE.test(licence) ? licence : undefined,
+    homepage: webAddress(data.homepage),
+    repository: webAddress(repository),
+    peerDependencies: Object.keys(peers).length ? peers : undefined,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** A registry's or a tag's date as ISO text, or null when it is no date. */
+export function releaseDate(value) {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+// ---- Markdown -----------------------------------------------------------------------------
+
+/** Schemes a link from package text may keep; anything else (`javascript:`, `data:`) loses its link. */
+const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+/** An absolute web or mail address, or a link within the page; undefined for anything else. */
+export function safeUrl(url) {
+  if (typeof url !== 'string') return undefined;
+  const trimmed = url.trim();
+  if (trimmed.startsWith('#')) return trimmed;
+  if (trimmed.startsWith('//')) return safeUrl(`https:${trimmed}`);
+  try {
+    const parsed = new URL(trimmed);
+    return SAFE_SCHEMES.has(parsed.protocol) ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function textOf(node) {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return node.children.map(textOf).join('');
+  if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
+  return '';
+}
+
+/** Replaces each child that `change` maps, depth first; `null` drops it, an array splices. */
+function rewrite(parent, change) {
+  const out = [];
+  for (const child of parent.children) {
+    const changed = change(child);
+    const next = changed === undefined ? [child] : changed === null ? [] : Array.isArray(changed) ? changed : [changed];
+    for (const node of next) {
+      if ('children' in node) rewrite(node, change);
+      out.push(node);
+    }
+  }
+  parent.children = out;
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml', 'toml']);
+const printer = unified().use(remarkGfm).use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_' });
+
+/**
+ * Package Markdown as a syntax tree the portal may write out: no front matter (the portal
+ * writes its own), no raw HTML (a package never puts markup or scripts into a page; the count
+ * is answered), images as links to them (readers' browsers fetch nothing from third parties),
+ * and each link's and image's address mapped by `resolve` (an absolute web address is kept by
+ * default); a link `resolve` cannot place, or with an unsafe scheme, keeps only its text.
+ * @param {string} source
+ * @param {{ resolve?: (url: string) => string | undefined }} [options]
+ */
+export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}) {
+  const tree = parser.parse(String(source).replace(/^\uFEFF/, ''));
+  let droppedHtml = 0;
+  const place = (url) => {
+    const resolved = typeof url === 'string' ? resolveUrl(url) : undefined;
+    if (resolved === undefined) return undefined;
+    return isRelative(resolved) || safeUrl(resolved) !== undefined ? resolved : undefined;
+  };
+  // Reference-style links and images become inline ones, each address placed like any other.
+  const definitions = new Map();
+  const collect = (node) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    else if ('children' in node) node.children.forEach(collect);
+  };
+  collect(tree);
+  const asImage = (url, alt) => {
+    const words = { type: 'text', value: `${alt?.trim() || 'image'} (image)` };
+    return url ? { type: 'link', url, children: [words] } : words;
+  };
+  const wordsOf = (children) =>
+    children.map((child) =>
+      // An image inside a link (a badge): the link keeps the image's words, never a link in a link.
+      child.type === 'image' || child.type === 'imageReference'
+        ? { type: 'text', value: child.alt?.trim() || 'image' }
+        : child,
+    );
+  rewrite(tree, (node) => {
+    switch (node.type) {
+      case 'yaml':
+      case 'toml':
+      case 'definition':
+        return null;
+      case 'html':
+        droppedHtml += 1;
+        return null;
+      case 'image':
+        return asImage(place(node.url), node.alt);
+      case 'imageReference':
+        return asImage(place(definitions.get(node.identifier)), node.alt);
+      case 'link':
+      case 'linkReference': {
+        const url = place(node.type === 'link' ? node.url : definitions.get(node.identifier));
+        const children = wordsOf(node.children);
+        return url === undefined ? children : { type: 'link', url, title: null, children };
+      }
+      default:
+        return undefined;
+    }
+  });
+  return { tree, droppedHtml };
+}
+
+/** A relative link the site build made (`../CHANGELOG.md`, `api/index.md#x`): no scheme, no host. */
+function isRelative(url) {
+  return !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//');
+}
+
+/** A syntax tree as Markdown; text that would read as markup is escaped by remark-stringify. */
+export function markdownOf(tree) {
+  return String(printer.stringify(tree));
+}
+
+/** Package Markdown made safe to write into a page (untrustedMarkdown, then back to Markdown). */
+export function safeMarkdown(source, options) {
+  return markdownOf(untrustedMarkdown(source, options).tree);
+}
+
+/** The words of package Markdown on one line, without any markup: for a list line or a description. */
+export function plainText(source) {
+  return textOf(untrustedMarkdown(source).tree).replace(/\s+/g, ' ').trim();
+}
+
+/** Text from a package set into Markdown as words: every punctuation mark that could start markup escaped. */
+export function markdownText(value) {
+  return String(value)
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!<>&|~"':]/g, (mark) => `\\${mark}`);
+}
+
+/** Text from a package set into Markdown as inline code, whatever backticks it holds. */
+export function markdownCode(value) {
+  const code = String(value).replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = code.startsWith('`') || code.endsWith('`') || /^ .* $/.test(code) ? ' ' : '';
+  return `${fence}${pad}${code}${pad}${fence}`;
+}
+
+/** Code from a package as a fenced block no line of it can close. */
+export function fencedCode(code, language = '') {
+  const longest = Math.max(2, ...[...String(code).matchAll(/^\s*(`{3,})/gm)].map((match) => match[1].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${String(code).replace(/\n+$/, '')}\n${fence}`;
+}
+
+/**
+ * What raw HTML a page's Markdown body would render, if any (the site build's last check
+ * before it writes a page made from package text): the first HTML or front matter node found.
+ */
+export function markupIn(markdown) {
+  const tree = parser.parse(markdown);
+  let found;
+  const visit = (node) => {
+    if (found) return;
+    if (node.type === 'html' || node.type === 'yaml' || node.type === 'toml') found = node.value;
+    else if ('children' in node) node.children.forEach(visit);
+  };
+  visit(tree);
+  return found;
+}
