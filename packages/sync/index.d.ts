@@ -1,3 +1,5 @@
+import type { ManifestFields } from './trust.js';
+
 export const DEFAULT_FILES: string[];
 
 export interface Source {
@@ -39,14 +41,8 @@ export interface CachedVersion {
   files: string[];
   /** What the trust boundary left out of the release (a file's name or size), for /admin/sources. */
   notes?: string[];
-  manifest: {
-    name?: string;
-    description?: string;
-    license?: string;
-    homepage?: string;
-    repository?: string;
-    peerDependencies?: Record<string, string>;
-  };
+  /** What the trust boundary kept of its package.json. */
+  manifest: ManifestFields;
 }
 
 export interface CachedSource {

@@ -1,5 +1,6 @@
 // Copies of the site's sources to build elsewhere, for the benchmark and for tests that run
 // Docusaurus on a content cache of their own.
+import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,28 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Docusaurus's command line, run with `node` in a copy's folder. */
 export const docusaurusBin = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
+
+/**
+ * Runs a Docusaurus command (`build`, `archive-releases`) in a copy, over the content cache
+ * `cacheDir`, with Docusaurus Faster; answers what it printed, or fails with it.
+ */
+export function docusaurus(siteDir, command, { cacheDir, env = {} }) {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [docusaurusBin, command],
+      {
+        cwd: siteDir,
+        env: { ...process.env, PORTAL_SOURCES_CACHE: cacheDir, PORTAL_BUNDLER: 'faster', ...env },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`docusaurus ${command} failed: ${error.message}\n${stdout}\n${stderr}`))
+          : resolve(stdout + stderr),
+    );
+  });
+}
 
 const SITE_SOURCES = [
   'blog',

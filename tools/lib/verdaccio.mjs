@@ -116,11 +116,16 @@ export async function startVerdaccio({ work }) {
         'dist-tags': { latest: manifest.version },
         versions: { [manifest.version]: { ...manifest, _id: `${manifest.name}@${manifest.version}`, dist } },
         _attachments: {
-          [attachment]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length },
+          [attachment]: {
+            content_type: 'application/octet-stream',
+            data: data.toString('base64'),
+            length: data.length,
+          },
         },
       }),
     });
-    if (!response.ok) throw new Error(`publishing ${manifest.name}@${manifest.version}: ${response.status} ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`publishing ${manifest.name}@${manifest.version}: ${response.status} ${await response.text()}`);
   };
 
   /** A project's .npmrc lines that read `scope` (`@tvco`) from this registry with `token`. */

@@ -4,7 +4,6 @@
 // public registry at two releases of the open package. It archives the newest release
 // ahead; once a newer release is in the cache, the next run finds that archive (the build
 // after the release builds no archive of older releases) and archives the new newest ahead.
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,7 +12,7 @@ import { syncPaths } from '@portal/sync/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addRelease } from '../../../../tools/lib/content-cache.mjs';
-import { copySiteSources, docusaurusBin, publishVersions } from '../../../../tools/lib/site-copy.mjs';
+import { copySiteSources, docusaurus, publishVersions } from '../../../../tools/lib/site-copy.mjs';
 import { archivesDir, readArchives } from '../archives';
 
 const { root } = syncPaths();
@@ -27,21 +26,7 @@ const SOURCE = 'norigin-spatial-navigation';
 const RELEASES = '3.2.1 || 3.3.0';
 
 /** `docusaurus archive-releases` in the copy, over its own cache: what it printed. */
-function archiveReleases(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [docusaurusBin, 'archive-releases'],
-      {
-        cwd: siteDir,
-        env: { ...process.env, PORTAL_SOURCES_CACHE: cacheDir, PORTAL_BUNDLER: 'faster' },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`archive-releases failed: ${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
-    );
-  });
-}
+const archiveReleases = () => docusaurus(siteDir, 'archive-releases', { cacheDir });
 
 /** Each kept archive's releases, by version, with its folder and the time its build took (its record's). */
 const archived = () =>

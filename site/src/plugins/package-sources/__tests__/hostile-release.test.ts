@@ -4,7 +4,6 @@
 // written outside the content cache, nothing runs at build time, no markup renders, the CSP
 // allows no content script, a release over the limits is refused whole (the one before it
 // stays published) and the portal's other sections still build.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +13,7 @@ import { load } from 'cheerio';
 import { syncPaths } from '@portal/sync/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { copySiteSources, docusaurusBin } from '../../../../../tools/lib/site-copy.mjs';
+import { copySiteSources, docusaurus } from '../../../../../tools/lib/site-copy.mjs';
 import { type RunningVerdaccio, startVerdaccio } from '../../../../../tools/lib/verdaccio.mjs';
 
 const { root } = syncPaths();
@@ -78,22 +77,6 @@ let verdaccio: RunningVerdaccio;
 let state: SyncState;
 let buildOutput = '';
 
-function build(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [docusaurusBin, 'build'],
-      {
-        cwd: siteDir,
-        env: { ...process.env, PORTAL_SOURCES_CACHE: cacheDir, PORTAL_BUNDLER: 'faster' },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`the build failed: ${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout + stderr),
-    );
-  });
-}
-
 function* filesBelow(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -132,7 +115,7 @@ beforeAll(async () => {
         }),
         'README.md': hostileReadme,
         'CHANGELOG.md': `${mdx}# Changes\n\n${scripts('changelog')}\n\n${run}\n`,
-        'LICENSE': `MIT\n\n\`\`\`\n${scripts('licence file')}\n`,
+        LICENSE: `MIT\n\n\`\`\`\n${scripts('licence file')}\n`,
         'docs/guide.md': `${mdx}# Guide\n\n${run}\n\n${esm}\n\n${scripts('docs page')}\n`,
         'docs/evil name.md': `# Evil\n\n${scripts('spaced name')}\n`,
         'docs/big.md': `# Big\n\n${'x'.repeat(600 * 1024)}\n`,
@@ -165,7 +148,7 @@ beforeAll(async () => {
   writeFileSync(join(work, '.npmrc'), verdaccio.npmrc('@noriginmedia', token));
   const env = { ...process.env, HOME: work, npm_config_fetch_retries: '0' };
   state = await sync(loadSources(sources, { siteDir }), { cacheDir, root: work, env });
-  buildOutput = await build();
+  buildOutput = await docusaurus(siteDir, 'build', { cacheDir });
 }, 600_000);
 
 afterAll(async () => {
@@ -230,7 +213,10 @@ describe('a hostile release of the open section, synced and built', () => {
     for (const file of pages) {
       const html = readFileSync(file, 'utf8');
       const $ = load(html);
-      expect(inlineScripts(html).filter((script) => script.includes('__pwned')), file).toEqual([]);
+      expect(
+        inlineScripts(html).filter((script) => script.includes('__pwned')),
+        file,
+      ).toEqual([]);
       const handlers = $('*')
         .toArray()
         .flatMap((element) => Object.keys('attribs' in element ? element.attribs : {}))
