@@ -15,6 +15,7 @@ import { makeReferences, readReference, referenceMarker, referencePaths } from '
 import { pickVersions } from './sources.js';
 
 export { DEFAULT_FILES, loadSources, pickVersions, SourcesError } from './sources.js';
+export { sourceFingerprint } from './fingerprint.js';
 
 const STATE = 'state.json';
 
