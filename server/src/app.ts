@@ -287,6 +287,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           command: config.sources.rebuildCommand,
           archiveCommand: config.sources.archiveCommand,
           cwd: process.cwd(),
+          env: config.sources.buildEnv,
+          // Only root can switch users; an unprivileged gate's builds run as the gate, unprivileged too.
+          user: process.getuid?.() === 0 ? config.sources.buildUser : null,
+          timeoutMs: config.sources.rebuildTimeoutMs,
           log: app.log,
           serve: async () => {
             const outcome = await site.reload();
@@ -295,6 +299,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           },
         });
   if (rebuilds) app.addHook('onClose', () => rebuilds.close());
+  if (rebuilds && process.getuid?.() === 0 && config.sources.buildUser === null)
+    app.log.warn('rebuilds run as root: name an unprivileged user for them in SOURCES_BUILD_USER (docs/security.md)');
   decorateReader(
     app,
     new ReaderResolver(identity, tokens, oauth, {
