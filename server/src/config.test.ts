@@ -203,8 +203,13 @@ describe('loadConfig in development (the default)', () => {
 });
 
 describe('the settings of release hooks and their builds', () => {
-  it('stop a build after a quarter of an hour unless told otherwise', () => {
-    expect(loadConfig({ SITE_DIR: siteDir }).sources.rebuildTimeoutMs).toBe(15 * 60_000);
+  it('take five minutes for a delivery, four rebuilds a source an hour, a week of memory and a quarter of an hour a build', () => {
+    expect(loadConfig({ SITE_DIR: siteDir, PORTAL_SOURCES_CACHE: '/portal/cache' }).sources).toMatchObject({
+      hookMaxAgeSeconds: 300,
+      rebuildsPerHour: 4,
+      deliveryMemoryDays: 7,
+      rebuildTimeoutMs: 15 * 60_000,
+    });
     expect(loadConfig({ SITE_DIR: siteDir, SOURCES_REBUILD_TIMEOUT_MINUTES: '30' }).sources.rebuildTimeoutMs).toBe(
       30 * 60_000,
     );
@@ -244,9 +249,13 @@ describe('the settings of release hooks and their builds', () => {
       problems({
         SITE_DIR: siteDir,
         SOURCES_REBUILD_TIMEOUT_MINUTES: '0',
+        SOURCES_HOOK_MAX_AGE_SECONDS: 'soon',
+        SOURCES_REBUILDS_PER_HOUR: '1000',
         SOURCES_BUILD_USER: 'no-such-portal-user',
       }),
     ).toEqual([
+      'SOURCES_HOOK_MAX_AGE_SECONDS must be a number of seconds from 30 to 3600, got "soon"',
+      'SOURCES_REBUILDS_PER_HOUR must be a number of rebuilds from 1 to 100, got "1000"',
       'SOURCES_REBUILD_TIMEOUT_MINUTES must be a number of minutes from 1 to 240, got "0"',
       'SOURCES_BUILD_USER names a user this system does not have, got "no-such-portal-user"',
     ]);

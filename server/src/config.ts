@@ -94,6 +94,12 @@ export interface Config {
     rebuildCommand: string;
     /** Run after each rebuild that was served; null when SOURCES_ARCHIVE_COMMAND is empty. */
     archiveCommand: string | null;
+    /** A delivery the signed body dates further back than this is refused (a late or replayed one). */
+    hookMaxAgeSeconds: number;
+    /** Rebuilds one source's hooks may start in an hour; a hook that joins a queued rebuild starts none. */
+    rebuildsPerHour: number;
+    /** How long deliveries are remembered, so that a replay is refused. */
+    deliveryMemoryDays: number;
     /** A rebuild or archive command still running after this is stopped with its process group. */
     rebuildTimeoutMs: number;
     /** The whole environment of the rebuild and archive commands: none of the gate's secrets. */
@@ -223,6 +229,9 @@ const ServerEnv = {
   // After a rebuild is served: the newest releases' archives, ahead of the releases that will
   // replace them (site/src/archives). Empty: none; a release's rebuild then builds the archive.
   SOURCES_ARCHIVE_COMMAND: Type.String({ default: 'npm run archive-releases --workspace site' }),
+  SOURCES_HOOK_MAX_AGE_SECONDS: integer(300, 30, 3600, 'a number of seconds'),
+  SOURCES_REBUILDS_PER_HOUR: integer(4, 1, 100, 'a number of rebuilds'),
+  SOURCES_HOOK_MEMORY_DAYS: integer(7, 1, 365, 'a number of days'),
   SOURCES_REBUILD_TIMEOUT_MINUTES: integer(15, 1, 240, 'a number of minutes'),
   // A private registry's token that .npmrc names, passed to the build on purpose.
   SOURCES_BUILD_ENV: Type.Optional(
@@ -601,6 +610,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       cacheDir,
       rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
       archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
+      hookMaxAgeSeconds: settings.SOURCES_HOOK_MAX_AGE_SECONDS,
+      rebuildsPerHour: settings.SOURCES_REBUILDS_PER_HOUR,
+      deliveryMemoryDays: settings.SOURCES_HOOK_MEMORY_DAYS,
       rebuildTimeoutMs: settings.SOURCES_REBUILD_TIMEOUT_MINUTES * 60_000,
       buildEnv: buildEnvironment(env, passedNames(settings), cacheDir),
       buildUser: buildUserOf(settings.SOURCES_BUILD_USER, systemUsers()) as BuildUser | null,
