@@ -502,6 +502,29 @@ process.exit(Number(readFileSync(at('exit'), 'utf8')));
   });
 });
 
+describe('release hooks while the database cannot be reached', () => {
+  it('answer 503 and queue nothing, since no delivery can be checked against those taken', async () => {
+    const ran = join(await mkdtemp(join(tmpdir(), 'portal-rebuild-')), 'ran');
+    const { app } = await testApp(await makeTestSite(), {
+      DATABASE_URL: 'postgres://portal@127.0.0.1:1/portal',
+      SOURCES_HOOK_SECRET: SECRET,
+      PORTAL_SOURCES_CACHE: await cacheWithSources(),
+      SOURCES_REBUILD_COMMAND: `${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(ran)},'')`,
+    });
+    try {
+      const answer = await sendHook(app, 'release', release('NoriginMedia/Norigin-Spatial-Navigation'));
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toEqual({
+        error: 'The portal cannot check this delivery against those it took: try again',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await expect(readFile(ran)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('release hooks without a secret', () => {
   it('are off, and say which setting turns them on', async () => {
     const { app } = await testApp(await makeTestSite());

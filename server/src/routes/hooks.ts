@@ -9,7 +9,7 @@ import { Webhooks } from '@octokit/webhooks';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 
-import { Deliveries } from '../sources/deliveries.js';
+import { type Admission, Deliveries } from '../sources/deliveries.js';
 import { ageRefusal } from '../sources/delivery-date.js';
 import type { Rebuilds } from '../sources/rebuilds.js';
 import { readCacheState, sourcesOfPackage, sourcesOfRepository, sourceStates } from '../sources/state.js';
@@ -166,18 +166,22 @@ export async function hookRoutes(
           return reply
             .code(422)
             .send({ error: `No source of site/sources.yaml comes from this ${event} (${decision.reason})` });
-        if (!ctx.store.readyNow)
-          return reply
-            .code(503)
-            .send({ error: 'The portal cannot check this delivery against those it took: try again' });
+        const unavailable = 'The portal cannot check this delivery against those it took: try again';
+        if (!ctx.store.readyNow) return reply.code(503).send({ error: unavailable });
 
         const waiting = new Map(sources.map((id) => [id, rebuilds.waiting(id)]));
-        const admission = await deliveries.admit({
-          body,
-          deliveryId,
-          event,
-          sources: sources.map((id) => ({ id, joins: waiting.get(id) !== undefined })),
-        });
+        let admission: Admission;
+        try {
+          admission = await deliveries.admit({
+            body,
+            deliveryId,
+            event,
+            sources: sources.map((id) => ({ id, joins: waiting.get(id) !== undefined })),
+          });
+        } catch (error) {
+          request.log.error({ err: error }, 'release hook: the delivery memory cannot be reached');
+          return reply.code(503).send({ error: unavailable });
+        }
         if ('replay' in admission)
           return reply.code(409).send({
             error:
@@ -194,7 +198,11 @@ export async function hookRoutes(
         // A rebuild it meant to join may have started meanwhile: then this one started a rebuild too.
         const started = jobs.filter((job) => job !== waiting.get(job.source)).map((job) => job.source);
         if (started.length !== sources.filter((id) => waiting.get(id) === undefined).length)
-          await deliveries.recount(admission.digest, started);
+          await deliveries
+            .recount(admission.digest, started)
+            .catch((error: unknown) =>
+              request.log.warn({ err: error }, 'release hook: its rebuilds were not recounted'),
+            );
         return reply.code(202).send({ jobs });
       },
     );

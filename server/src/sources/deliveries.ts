@@ -87,7 +87,8 @@ export class Deliveries {
     }
     if (now - this.lastSweep >= HOUR) {
       this.lastSweep = now;
-      await this.sweep(now);
+      // The delivery is already taken: a sweep that fails is tried again an hour on.
+      await this.sweep(now).catch(() => undefined);
     }
     return admission;
   }
