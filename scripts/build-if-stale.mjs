@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { isCurrent, loadSources, readState, sync } from '@portal/sync';
+import { isCurrent, loadSources, readState, sourceFingerprint, sync } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
 import { siteSourceHash } from './site-hash.mjs';
@@ -15,6 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const siteDir = join(root, 'site');
 // Kept beside the build, not in it: everything in build/ is served.
 const stampFile = join(siteDir, '.docusaurus', 'portal-build.sha256');
+/** What each synced source was, by its fingerprint, when site/build was made (scripts/rebuild.mjs reads it). */
+export const builtSourcesFile = join(siteDir, '.docusaurus', 'portal-build.sources.json');
 
 function run(args, what, { quiet = false } = {}) {
   const result = spawnSync(args[0], args.slice(1), {
@@ -34,8 +36,7 @@ export function buildServer({ quiet = false } = {}) {
  * `force`. Without a network it keeps what the cache holds and says so; with neither, it
  * fails naming the source.
  */
-export async function syncSources({ only, force = false, log = console.log } = {}) {
-  const paths = syncPaths();
+export async function syncSources({ only, force = false, log = console.log, paths = syncPaths() } = {}) {
   const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
   if (!force && isCurrent(readState(paths.cacheDir), loaded)) return;
   log(force ? 'Syncing the package sections…' : 'The sources file is new or changed: syncing the package sections…');
@@ -63,9 +64,19 @@ export function buildSite(outDir = 'build') {
   run(['npm', 'run', 'build', '--workspace', 'site', '--', '--out-dir', outDir], 'The site build');
 }
 
-/** Records that site/build is made from the sources whose hash is `hash` (now's, by default). */
+/** Records that site/build is made from the sources whose hash is `hash` (now's, by default), and from each synced source as the cache holds it now. */
 export function markBuilt(hash = siteSourceHash(root)) {
   writeFileSync(stampFile, hash);
+  recordBuiltSources();
+}
+
+/** The fingerprint of every source of the content cache, as the build just made read them. */
+export function recordBuiltSources({ paths = syncPaths(), file = builtSourcesFile } = {}) {
+  const state = readState(paths.cacheDir);
+  const fingerprints = Object.fromEntries(
+    Object.keys(state?.sources ?? {}).map((id) => [id, sourceFingerprint(state, id, paths.cacheDir)]),
+  );
+  writeFileSync(file, `${JSON.stringify(fingerprints, null, 2)}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

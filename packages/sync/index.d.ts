@@ -118,3 +118,10 @@ export function sync(
   options: { cacheDir: string; root: string; only?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<SyncState>;
 export function isCurrent(state: SyncState | undefined, loaded: LoadedSources): state is SyncState;
+
+/**
+ * A digest of what a source's pages are made from in the cache (releases, versions and their
+ * folders' markers, refusals, API reference entries), without when it was fetched; null
+ * when the state has no such source.
+ */
+export function sourceFingerprint(state: SyncState | undefined, id: string, cacheDir: string): string | null;

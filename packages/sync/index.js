@@ -25,6 +25,7 @@ import { pickVersions } from './sources.js';
 import { filePathProblem, inside, LIMITS, manifestFields, regularFile, releaseDate } from './trust.js';
 
 export { DEFAULT_FILES, loadSources, pickVersions, SourcesError } from './sources.js';
+export { sourceFingerprint } from './fingerprint.js';
 
 const STATE = 'state.json';
 /** Changes when what the trust boundary keeps of a release changes: every release is kept again. */

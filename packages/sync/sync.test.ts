@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
 
+import { git, makeRepository } from '../../tools/lib/git-repository.mjs';
 import { type CachedSource, isCurrent, loadSources, readState, sync, type SyncState } from './index.js';
 
 const work = mkdtempSync(join(tmpdir(), 'portal-sync-'));
@@ -23,38 +24,6 @@ function cached(state: SyncState, id: string): Required<Pick<CachedSource, 'rele
   const source = state.sources[id];
   if (!source?.releases || !source.versions) throw new Error(`${id} is not in the state`);
   return { releases: source.releases, versions: source.versions };
-}
-
-function git(cwd: string, ...args: string[]) {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-    },
-  });
-}
-
-/** A repository with a release per tag: README and CHANGELOG change, a docs/ page comes in 1.1. */
-function makeRepository(dir: string, tags: string[]) {
-  mkdirSync(dir, { recursive: true });
-  git(dir, 'init', '--quiet', '--initial-branch=main');
-  for (const tag of tags) {
-    writeFileSync(join(dir, 'README.md'), `# Guide\n\nRelease ${tag}.\n`);
-    writeFileSync(join(dir, 'CHANGELOG.md'), `# Changes\n\n## ${tag}\n`);
-    writeFileSync(join(dir, 'src.ts'), `export const version = '${tag}';\n`);
-    if (tag >= 'v1.1') {
-      mkdirSync(join(dir, 'docs'), { recursive: true });
-      writeFileSync(join(dir, 'docs', 'setup.md'), `# Setup\n\nFor ${tag}.\n`);
-    }
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '--quiet', '-m', tag);
-    git(dir, 'tag', '-a', tag, '-m', tag);
-  }
 }
 
 describe('the git kind, against repositories the test makes', () => {

@@ -84,7 +84,7 @@ export interface AppOptions {
   licences?: Licences;
   /** Supply to send through a transport of the test's; otherwise one is made from `config.mail` (null: no mail). */
   mailer?: Mailer | null;
-  /** The clock of the readiness caches, in milliseconds (tests); otherwise `Date.now`. */
+  /** The clock of the readiness caches and of the release hooks' dates and rate, in milliseconds (tests); otherwise `Date.now`. */
   clock?: () => number;
 }
 
@@ -287,6 +287,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           command: config.sources.rebuildCommand,
           archiveCommand: config.sources.archiveCommand,
           cwd: process.cwd(),
+          env: config.sources.buildEnv,
+          // Only root can switch users; an unprivileged gate's builds run as the gate, unprivileged too.
+          user: process.getuid?.() === 0 ? config.sources.buildUser : null,
+          timeoutMs: config.sources.rebuildTimeoutMs,
           log: app.log,
           serve: async () => {
             const outcome = await site.reload();
@@ -295,6 +299,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           },
         });
   if (rebuilds) app.addHook('onClose', () => rebuilds.close());
+  if (rebuilds && process.getuid?.() === 0 && config.sources.buildUser === null)
+    app.log.warn('rebuilds run as root: name an unprivileged user for them in SOURCES_BUILD_USER (docs/security.md)');
   decorateReader(
     app,
     new ReaderResolver(identity, tokens, oauth, {
@@ -681,7 +687,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register((instance) => agentRoutes(instance, context));
   await app.register((instance) => searchFilesRoutes(instance, context));
   await app.register((instance) => oauthRoutes(instance, context));
-  await app.register((instance) => hookRoutes(instance, context, rebuilds));
+  await app.register((instance) => hookRoutes(instance, context, rebuilds, options.clock ?? Date.now));
 
   // The hot path (fast-path.ts): the same answers as the GET route above for a public file
   // or a private one with a cached session that may read it, without Fastify's request

@@ -202,6 +202,74 @@ describe('loadConfig in development (the default)', () => {
   });
 });
 
+describe('the settings of release hooks and their builds', () => {
+  it('take five minutes for a delivery, four rebuilds a source an hour, a week of memory and a quarter of an hour a build', () => {
+    expect(loadConfig({ SITE_DIR: siteDir, PORTAL_SOURCES_CACHE: '/portal/cache' }).sources).toMatchObject({
+      hookMaxAgeSeconds: 300,
+      rebuildsPerHour: 4,
+      deliveryMemoryDays: 7,
+      rebuildTimeoutMs: 15 * 60_000,
+    });
+    expect(loadConfig({ SITE_DIR: siteDir, SOURCES_REBUILD_TIMEOUT_MINUTES: '30' }).sources.rebuildTimeoutMs).toBe(
+      30 * 60_000,
+    );
+  });
+
+  it('give a build what it reads and the variables SOURCES_BUILD_ENV names, never a secret of the gate', () => {
+    const env = {
+      SITE_DIR: siteDir,
+      PATH: '/usr/bin',
+      HOME: '/home/portal',
+      PUBLIC_URL: 'http://localhost:3000',
+      PORTAL_SOURCES_CACHE: '/portal/cache',
+      SOURCES_BUILD_ENV: 'NPM_TOKEN',
+      NPM_TOKEN: 'registry-token',
+      OTHER_TOKEN: 'not-named',
+      SESSION_SECRET: 'a-long-random-secret-shared-by-replicas',
+      SOURCES_HOOK_SECRET: 'a-hook-secret-of-16',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    };
+    expect(loadConfig(env).sources.buildEnv).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/portal',
+      PUBLIC_URL: 'http://localhost:3000',
+      NPM_TOKEN: 'registry-token',
+      PORTAL_SOURCES_CACHE: '/portal/cache',
+    });
+    expect(problems({ ...env, SOURCES_BUILD_ENV: 'NPM_TOKEN,SESSION_SECRET,DATABASE_URL' })).toEqual([
+      'SOURCES_BUILD_ENV names SESSION_SECRET, DATABASE_URL, secrets of the gate: a build runs package content and must never see them',
+    ]);
+    expect(problems({ SITE_DIR: siteDir, SOURCES_BUILD_ENV: 'NPM TOKEN' })[0]).toMatch(
+      /^SOURCES_BUILD_ENV must be names of environment variables separated by commas/,
+    );
+  });
+
+  it('name a wrong limit, and a build user who does not exist or is root', () => {
+    expect(
+      problems({
+        SITE_DIR: siteDir,
+        SOURCES_REBUILD_TIMEOUT_MINUTES: '0',
+        SOURCES_HOOK_MAX_AGE_SECONDS: 'soon',
+        SOURCES_REBUILDS_PER_HOUR: '1000',
+        SOURCES_BUILD_USER: 'no-such-portal-user',
+      }),
+    ).toEqual([
+      'SOURCES_HOOK_MAX_AGE_SECONDS must be a number of seconds from 30 to 3600, got "soon"',
+      'SOURCES_REBUILDS_PER_HOUR must be a number of rebuilds from 1 to 100, got "1000"',
+      'SOURCES_REBUILD_TIMEOUT_MINUTES must be a number of minutes from 1 to 240, got "0"',
+      'SOURCES_BUILD_USER names a user this system does not have, got "no-such-portal-user"',
+    ]);
+    for (const root of ['root', '0:0', '1000:0'])
+      expect(problems({ SITE_DIR: siteDir, SOURCES_BUILD_USER: root })).toEqual([
+        `SOURCES_BUILD_USER must name a user without privilege, not root, got "${root}"`,
+      ]);
+    expect(loadConfig({ SITE_DIR: siteDir, SOURCES_BUILD_USER: '1000:1000' }).sources.buildUser).toMatchObject({
+      uid: 1000,
+      gid: 1000,
+    });
+  });
+});
+
 describe('loadConfig in production', () => {
   it('accepts a complete production setup', () => {
     const config = loadConfig(production());

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -8,6 +8,8 @@ import Type, { type Static, type TObject, type TProperties, type TSchema } from 
 
 import type { DatabaseConfig } from './db/database.js';
 import { MANIFEST_FILE } from './manifest/manifest.js';
+import { buildEnvironment, NAMES_PATTERN } from './sources/build-env.js';
+import { buildUserOf, USER_PATTERN, type BuildUser } from './sources/build-user.js';
 
 export interface IdentityConfig {
   projectId: string;
@@ -92,6 +94,18 @@ export interface Config {
     rebuildCommand: string;
     /** Run after each rebuild that was served; null when SOURCES_ARCHIVE_COMMAND is empty. */
     archiveCommand: string | null;
+    /** A delivery the signed body dates further back than this is refused (a late or replayed one). */
+    hookMaxAgeSeconds: number;
+    /** Rebuilds one source's hooks may start in an hour; a hook that joins a queued rebuild starts none. */
+    rebuildsPerHour: number;
+    /** How long deliveries are remembered, so that a replay is refused. */
+    deliveryMemoryDays: number;
+    /** A rebuild or archive command still running after this is stopped with its process group. */
+    rebuildTimeoutMs: number;
+    /** The whole environment of the rebuild and archive commands: none of the gate's secrets. */
+    buildEnv: Record<string, string>;
+    /** Who those commands run as when the gate runs as root; null: nobody named, and no `node` user. */
+    buildUser: BuildUser | null;
   };
 }
 
@@ -215,7 +229,32 @@ const ServerEnv = {
   // After a rebuild is served: the newest releases' archives, ahead of the releases that will
   // replace them (site/src/archives). Empty: none; a release's rebuild then builds the archive.
   SOURCES_ARCHIVE_COMMAND: Type.String({ default: 'npm run archive-releases --workspace site' }),
+  SOURCES_HOOK_MAX_AGE_SECONDS: integer(300, 30, 3600, 'a number of seconds'),
+  SOURCES_REBUILDS_PER_HOUR: integer(4, 1, 100, 'a number of rebuilds'),
+  SOURCES_HOOK_MEMORY_DAYS: integer(7, 1, 365, 'a number of days'),
+  SOURCES_REBUILD_TIMEOUT_MINUTES: integer(15, 1, 240, 'a number of minutes'),
+  // A private registry's token that .npmrc names, passed to the build on purpose.
+  SOURCES_BUILD_ENV: Type.Optional(
+    Type.String({
+      pattern: NAMES_PATTERN,
+      requirement: 'must be names of environment variables separated by commas, such as NPM_TOKEN,GITHUB_TOKEN',
+    }),
+  ),
+  SOURCES_BUILD_USER: Type.Optional(
+    Type.String({
+      pattern: USER_PATTERN,
+      requirement: 'must be a user name such as node, or uid:gid such as 1000:1000',
+    }),
+  ),
 } satisfies TProperties;
+
+/** The gate's secrets, which no build may see: SOURCES_BUILD_ENV may not name them. */
+const GATE_SECRETS = new Set([
+  ...Object.entries(ServerEnv)
+    .filter(([, schema]) => (schema as { writeOnly?: boolean }).writeOnly === true)
+    .map(([name]) => name),
+  'GOOGLE_APPLICATION_CREDENTIALS',
+]);
 
 const IdentitySchema = Type.Object(IdentityEnv);
 const ServerSchema = Type.Object(ServerEnv);
@@ -393,6 +432,7 @@ function crossFieldRules(
     ]);
   }
   if (!server) return problems;
+  problems.push(...buildProblems(settings));
   if (!existsSync(join(server.siteDir, '404.html')))
     problems.push(['SITE_DIR', `SITE_DIR ${server.siteDir} holds no site build: run "npm run build" first`]);
   else if (!existsSync(join(server.siteDir, MANIFEST_FILE)))
@@ -407,6 +447,32 @@ function crossFieldRules(
       'HOST',
       `HOST=${server.host} would let other machines reach a portal that trusts the Auth Emulator, whose tokens anyone can forge; listen on 127.0.0.1 (the default), or set EMULATOR_ALLOW_REMOTE=1 if this is a throw-away demo on a trusted network`,
     ]);
+  return problems;
+}
+
+/** The names SOURCES_BUILD_ENV passes to a build. */
+const passedNames = (settings: Partial<ServerSettings>): string[] => settings.SOURCES_BUILD_ENV?.split(',') ?? [];
+
+/** The users of this system, for SOURCES_BUILD_USER (none where there is no /etc/passwd). */
+function systemUsers(): string {
+  try {
+    return readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A build sees none of the gate's secrets, and runs as a user who exists and is not root. */
+function buildProblems(settings: Partial<ServerSettings>): Problem[] {
+  const problems: Problem[] = [];
+  const secrets = passedNames(settings).filter((name) => GATE_SECRETS.has(name));
+  if (secrets.length > 0)
+    problems.push([
+      'SOURCES_BUILD_ENV',
+      `SOURCES_BUILD_ENV names ${secrets.join(', ')}, ${secrets.length === 1 ? 'a secret' : 'secrets'} of the gate: a build runs package content and must never see ${secrets.length === 1 ? 'it' : 'them'}`,
+    ]);
+  const user = buildUserOf(settings.SOURCES_BUILD_USER, systemUsers());
+  if (user !== null && 'error' in user) problems.push(['SOURCES_BUILD_USER', user.error]);
   return problems;
 }
 
@@ -501,6 +567,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const messages = allProblems(problems, crossFieldRules(settings, cwd, { siteDir, host: settings.HOST }));
   if (messages.length > 0) throw new ConfigError(messages);
   const production = settings.NODE_ENV === 'production';
+  const cacheDir = resolve(cwd, settings.PORTAL_SOURCES_CACHE);
   return {
     host: settings.HOST,
     port: settings.PORT,
@@ -540,9 +607,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken: settings.METRICS_TOKEN ?? null,
     sources: {
       hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
-      cacheDir: resolve(cwd, settings.PORTAL_SOURCES_CACHE),
+      cacheDir,
       rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
       archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
+      hookMaxAgeSeconds: settings.SOURCES_HOOK_MAX_AGE_SECONDS,
+      rebuildsPerHour: settings.SOURCES_REBUILDS_PER_HOUR,
+      deliveryMemoryDays: settings.SOURCES_HOOK_MEMORY_DAYS,
+      rebuildTimeoutMs: settings.SOURCES_REBUILD_TIMEOUT_MINUTES * 60_000,
+      buildEnv: buildEnvironment(env, passedNames(settings), cacheDir),
+      buildUser: buildUserOf(settings.SOURCES_BUILD_USER, systemUsers()) as BuildUser | null,
     },
   };
 }

@@ -28,7 +28,9 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
 
   it('migrates from empty to the newest schema, and a second run does nothing', async () => {
     const steps = await listMigrations();
-    expect(steps.map((step) => step.version)).toEqual(steps.map((_, index) => index + 1));
+    // Ascending, each once; a number may be missing while another branch holds it.
+    const versions = steps.map((step) => step.version);
+    expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
     const first = await migrate(db);
     expect(first).toEqual({
       from: 0,
@@ -45,6 +47,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'access_requests',
       'access_tokens',
       'audit_events',
+      'hook_deliveries',
       'invitations',
       'licences',
       'oauth_records',

@@ -2,7 +2,9 @@
 // they queue, and the swap of the served build on this replica and on another that shares
 // Redis, without a restart. The rebuild command here is a script that puts another
 // prepared build in place of the served folder, as scripts/rebuild.mjs does after its build.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+// Then what an attacker who captured a delivery can do with it: replay it, re-date it,
+// aim it at another source, or send many.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,12 +13,21 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../../tools/lib/redis.mjs';
+import { UNCHANGED_EXIT_CODE } from '../sources/rebuilds.js';
+import { freshPostgresUrl } from '../test/databases.js';
 import { ORIGIN, signInCookie, storeReady, testApp } from '../test/harness.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite, miniSite } from '../test/test-site.js';
 
 const SECRET = 'a-hook-secret-for-the-tests';
 const signer = new Webhooks({ secret: SECRET });
+let releases = 0;
+/** A release event as GitHub sends it, dated `at` (now by default), with an id of its own. */
+const release = (fullName: string, tag = 'v3.4.0', at = Date.now()) => ({
+  action: 'published',
+  release: { id: (releases += 1), tag_name: tag, published_at: new Date(at).toISOString() },
+  repository: { full_name: fullName, clone_url: `https://github.com/${fullName}.git` },
+});
 
 const page = (title: string, script = "document.documentElement.dataset.theme='light'") =>
   `<!doctype html><html><head><title>${title}</title><script>${script}</script></head><body><h1>${title}</h1>${' '.repeat(400)}</body></html>`;
@@ -85,6 +96,48 @@ async function archiveScript(file: string): Promise<string> {
   return script;
 }
 
+interface HookOptions {
+  signature?: string;
+  url?: string;
+  deliveryId?: string;
+}
+
+/** Sends `payload` as a release hook, signed with the secret unless `signature` says otherwise. */
+async function sendHook(app: FastifyInstance, event: string, payload: unknown, options: HookOptions = {}) {
+  const body = JSON.stringify(payload);
+  return app.inject({
+    method: 'POST',
+    url: options.url ?? '/api/hooks/sync',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-hub-signature-256': options.signature ?? (await signer.sign(body)),
+      ...(options.deliveryId ? { 'x-github-delivery': options.deliveryId } : {}),
+    },
+    payload: body,
+  });
+}
+
+interface SourcesView {
+  jobs: { id: number; source: string; state: string; reason: string; error: string | null }[];
+  sources: { id: string; versions: string[]; releases: number }[];
+  build: { id: string };
+  hooks: boolean;
+}
+
+/** The administration's view of the sources, as the administrator with `cookie` reads it. */
+async function sourcesView(app: FastifyInstance, cookie: string): Promise<SourcesView> {
+  return (await app.inject({ url: '/api/admin/sources', headers: { cookie, origin: ORIGIN } })).json() as SourcesView;
+}
+
+/** The rebuild `id` once it has ended. */
+async function finishedJob(app: FastifyInstance, cookie: string, id: number) {
+  await expect
+    .poll(async () => (await sourcesView(app, cookie)).jobs.find((job) => job.id === id)?.state, { timeout: 15_000 })
+    .toMatch(/^(served|unchanged|failed)$/);
+  return (await sourcesView(app, cookie)).jobs.find((job) => job.id === id);
+}
+
 describe('release hooks', () => {
   let redis: RunningRedis;
   let one: FastifyInstance;
@@ -110,6 +163,7 @@ describe('release hooks', () => {
       SOURCES_HOOK_SECRET: SECRET,
       PORTAL_SOURCES_CACHE: await cacheWithSources(),
       SOURCES_REBUILD_COMMAND: `${process.execPath} ${script}`,
+      SOURCES_REBUILDS_PER_HOUR: '100',
       // Stands in for `docusaurus archive-releases`: notes each run in a file.
       SOURCES_ARCHIVE_COMMAND: `${process.execPath} ${await archiveScript(archived)}`,
     };
@@ -125,39 +179,11 @@ describe('release hooks', () => {
     await redis?.stop();
   });
 
-  const hook = async (event: string, payload: unknown, options: { signature?: string; url?: string } = {}) => {
-    const body = JSON.stringify(payload);
-    return one.inject({
-      method: 'POST',
-      url: options.url ?? '/api/hooks/sync',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': event,
-        'x-hub-signature-256': options.signature ?? (await signer.sign(body)),
-      },
-      payload: body,
-    });
-  };
-  const release = (fullName: string, tag = 'v3.4.0') => ({
-    action: 'published',
-    release: { tag_name: tag },
-    repository: { full_name: fullName, clone_url: `https://github.com/${fullName}.git` },
-  });
+  const hook = (event: string, payload: unknown, options: HookOptions = {}) => sendHook(one, event, payload, options);
   const title = async (app: FastifyInstance) =>
     /<h1>([^<]*)<\/h1>/.exec((await app.inject({ url: `/${NAV.replace('index.html', '')}` })).body)?.[1];
-  const overview = async () =>
-    (await one.inject({ url: '/api/admin/sources', headers: { cookie: admin, origin: ORIGIN } })).json() as {
-      jobs: { id: number; source: string; state: string; reason: string; error: string | null }[];
-      sources: { id: string; versions: string[]; releases: number }[];
-      build: { id: string };
-      hooks: boolean;
-    };
-  const finished = async (id: number) => {
-    await expect
-      .poll(async () => (await overview()).jobs.find((job) => job.id === id)?.state, { timeout: 15_000 })
-      .toMatch(/^(served|unchanged|failed)$/);
-    return (await overview()).jobs.find((job) => job.id === id);
-  };
+  const overview = () => sourcesView(one, admin);
+  const finished = (id: number) => finishedJob(one, admin, id);
 
   it('refuses hooks that are not signed with the secret, and says why', async () => {
     const body = release('NoriginMedia/Norigin-Spatial-Navigation');
@@ -192,8 +218,9 @@ describe('release hooks', () => {
     expect(stranger.json().error).toMatch(
       /No source of site\/sources.yaml comes from this release \(release v3.4.0 of someone\/else\)/,
     );
-    const unknown = await hook('release', release('someone/else'), { url: '/api/hooks/sync?source=nope' });
+    const unknown = await hook('release', { ...release('someone/else'), source: 'nope' });
     expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toBe('No source "nope" has been synced (see site/sources.yaml)');
     expect((await overview()).jobs).toEqual([]);
   });
 
@@ -222,7 +249,7 @@ describe('release hooks', () => {
         name: 'norigin-spatial-navigation',
         namespace: 'noriginmedia',
         package_type: 'npm',
-        package_version: { version: '3.4.1' },
+        package_version: { version: '3.4.1', created_at: new Date().toISOString() },
       },
     });
     expect(published.statusCode).toBe(202);
@@ -283,6 +310,217 @@ describe('release hooks', () => {
     for (const answer of [anonymous, refused, forged, named]) {
       expect(answer.statusCode).toBeGreaterThanOrEqual(400);
       for (const canary of canaries) expect(answer.body).not.toContain(canary);
+    }
+  });
+});
+
+describe('release hooks an attacker replays, re-dates, re-targets or floods', () => {
+  let app: FastifyInstance;
+  let admin: string;
+  let cache: string;
+  /** The stand-in rebuild's folder: it writes env.json there, waits while `hold` exists, and exits with the code in `exit`. */
+  let work: string;
+  /** How far the gate's clock runs ahead of this machine's. */
+  let ahead = 0;
+  const clock = () => Date.now() + ahead;
+  const hook = (event: string, payload: unknown, options: HookOptions = {}) => sendHook(app, event, payload, options);
+  const finished = (id: number) => finishedJob(app, admin, id);
+  const jobs = async () => (await sourcesView(app, admin)).jobs;
+  const NAV_REPOSITORY = 'NoriginMedia/Norigin-Spatial-Navigation';
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'portal-rebuild-'));
+    await writeFile(join(work, 'exit'), String(UNCHANGED_EXIT_CODE));
+    await writeFile(
+      join(work, 'rebuild.mjs'),
+      `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+const at = (name) => ${JSON.stringify(work)} + '/' + name;
+writeFileSync(at('env.json'), JSON.stringify(process.env));
+while (existsSync(at('hold'))) await new Promise((resolve) => setTimeout(resolve, 20));
+process.exit(Number(readFileSync(at('exit'), 'utf8')));
+`,
+    );
+    cache = await cacheWithSources();
+    let readers: EmulatorReaders;
+    ({ app, readers } = await testApp(
+      await makeTestSite(),
+      {
+        // A PostgreSQL server as the replicas share, rather than the file's PGlite.
+        DATABASE_URL: await freshPostgresUrl(),
+        PATH: process.env.PATH ?? '',
+        SOURCES_HOOK_SECRET: SECRET,
+        PORTAL_SOURCES_CACHE: cache,
+        SOURCES_REBUILD_COMMAND: `${process.execPath} ${join(work, 'rebuild.mjs')}`,
+        SOURCES_ARCHIVE_COMMAND: '',
+        SOURCES_REBUILDS_PER_HOUR: '3',
+        SOURCES_BUILD_ENV: 'NPM_TOKEN',
+        NPM_TOKEN: 'a-private-registry-token',
+      },
+      undefined,
+      clock,
+    ));
+    await storeReady(app);
+    const account = await readers.create({ groups: ['admin'] });
+    admin = await signInCookie(app, await readers.signIn(account.email, account.password));
+  });
+  afterAll(async () => {
+    await rm(join(work, 'hold'), { force: true });
+    await app?.close();
+  });
+
+  it('takes a delivery once: the same body again is refused, with its delivery id or a new one', async () => {
+    const delivery = release(NAV_REPOSITORY, 'v4.0.0');
+    const first = await hook('release', delivery, { deliveryId: 'a1b2c3d4-0001' });
+    expect(first.statusCode).toBe(202);
+    await finished(first.json().jobs[0].id);
+    for (const deliveryId of ['a1b2c3d4-0001', 'a1b2c3d4-0002', undefined]) {
+      const replay = await hook('release', delivery, { deliveryId });
+      expect(replay.statusCode).toBe(409);
+      expect(replay.json().error).toMatch(/taken before .*a replay is refused/);
+    }
+    expect(
+      (await jobs()).filter((job) => job.reason === 'release v4.0.0 of NoriginMedia/Norigin-Spatial-Navigation'),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a delivery its body dates more than five minutes before the gate’s clock, or ahead of it, and names the date', async () => {
+    const before = (await jobs()).length;
+    const stale = await hook('release', release(NAV_REPOSITORY, 'v4.0.1', clock() - 6 * 60_000));
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().error).toMatch(
+      /^The delivery is dated \S+ \(release\.published_at\), more than 300 seconds ago: a late or replayed delivery is refused/,
+    );
+    // Dated now by this machine, but the gate's clock has moved on ten minutes: too old for it.
+    ahead = 10 * 60_000;
+    try {
+      expect((await hook('release', release(NAV_REPOSITORY, 'v4.0.2'))).statusCode).toBe(400);
+    } finally {
+      ahead = 0;
+    }
+    const ahead10 = await hook('package', {
+      action: 'published',
+      sent_at: new Date(clock() + 10 * 60_000).toISOString(),
+      package: { name: '@noriginmedia/norigin-spatial-navigation', package_type: 'npm' },
+    });
+    expect(ahead10.statusCode).toBe(400);
+    expect(ahead10.json().error).toMatch(/\(sent_at\), ahead of the portal's clock/);
+    const garbled = await hook('push', {
+      sent_at: 'yesterday',
+      ref: 'refs/tags/v1.0.0',
+      repository: { full_name: 'tvco/player-kit' },
+    });
+    expect(garbled.statusCode).toBe(400);
+    expect(garbled.json().error).toMatch(/^sent_at must be a date and time in ISO 8601/);
+    expect(await jobs()).toHaveLength(before);
+    // Four minutes old is recent enough.
+    const recent = await hook('release', release(NAV_REPOSITORY, 'v4.0.3', clock() - 4 * 60_000));
+    expect(recent.statusCode).toBe(202);
+    await finished(recent.json().jobs[0].id);
+  });
+
+  it('refuses a source named in the URL, takes the one the signed body names, and refuses a body re-aimed under the old signature', async () => {
+    const aimed = await hook('release', release(NAV_REPOSITORY, 'v4.1.0'), { url: '/api/hooks/sync?source=kit' });
+    expect(aimed.statusCode).toBe(400);
+    expect(aimed.json().error).toMatch(/no signature covers a URL: name it in the signed body \("source": "<id>"\)/);
+    const named = { ...release('someone/else', 'v4.1.1'), source: 'kit' };
+    const signature = await signer.sign(JSON.stringify(named));
+    const taken = await hook('release', named, { signature });
+    expect(taken.statusCode).toBe(202);
+    expect(taken.json().jobs[0]).toMatchObject({ source: 'kit', reason: 'release v4.1.1 of someone/else' });
+    await finished(taken.json().jobs[0].id);
+    const reaimed = await hook('release', { ...named, source: 'nav' }, { signature });
+    expect(reaimed.statusCode).toBe(401);
+    expect(reaimed.json().error).toMatch(/does not match/);
+  });
+
+  it('builds nothing when the rebuild’s sync changed nothing: the job ends unchanged and the served build stays', async () => {
+    ahead = 3 * 60 * 60_000; // past the hour of the rebuilds above
+    try {
+      const build = (await sourcesView(app, admin)).build.id;
+      const answer = await hook('release', release(NAV_REPOSITORY, 'v4.2.0', clock()));
+      expect(answer.statusCode).toBe(202);
+      expect(await finished(answer.json().jobs[0].id)).toMatchObject({ state: 'unchanged', error: null });
+      expect((await sourcesView(app, admin)).build.id).toBe(build);
+    } finally {
+      ahead = 0;
+    }
+  });
+
+  it('runs the rebuild with none of the gate’s secrets in its environment, and with what the build needs', async () => {
+    const seen = JSON.parse(await readFile(join(work, 'env.json'), 'utf8')) as Record<string, string>;
+    expect(seen).toMatchObject({
+      PATH: process.env.PATH,
+      NPM_TOKEN: 'a-private-registry-token',
+      PORTAL_SOURCES_CACHE: cache,
+    });
+    for (const secret of ['SOURCES_HOOK_SECRET', 'SESSION_SECRET', 'DATABASE_URL', 'FIREBASE_AUTH_EMULATOR_HOST'])
+      expect(seen[secret]).toBeUndefined();
+    expect(JSON.stringify(seen)).not.toContain(SECRET);
+  });
+
+  it('starts at most the hourly number of rebuilds of a source, answers 429 with Retry-After past it, and does not count a hook that joins a queued rebuild', async () => {
+    ahead = 6 * 60 * 60_000; // hours past the rebuilds above
+    await writeFile(join(work, 'hold'), '');
+    const send = (tag: string) => hook('release', release(NAV_REPOSITORY, tag, clock()));
+    try {
+      const running = await send('v5.0.0');
+      expect(running.statusCode).toBe(202);
+      await expect
+        .poll(async () => (await jobs()).find((job) => job.id === running.json().jobs[0].id)?.state)
+        .toBe('running');
+      const queued = await send('v5.0.1');
+      expect(queued.statusCode).toBe(202);
+      // Both join the rebuild that waits: no third rebuild is started, and none is refused.
+      for (const tag of ['v5.0.2', 'v5.0.3']) {
+        const joined = await send(tag);
+        expect(joined.statusCode).toBe(202);
+        expect(joined.json().jobs[0].id).toBe(queued.json().jobs[0].id);
+      }
+      await rm(join(work, 'hold'));
+      await finished(queued.json().jobs[0].id);
+      // The third of the hour: had the two that joined counted, it would be the fifth.
+      const third = await send('v5.0.4');
+      expect(third.statusCode).toBe(202);
+      await finished(third.json().jobs[0].id);
+      const limited = await send('v5.0.5');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe(
+        `The hooks of "nav" started 3 rebuilds in the last hour: try again in ${limited.headers['retry-after']} s`,
+      );
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(3600);
+      // Another source has a rate of its own.
+      expect(
+        (await hook('push', { ref: 'refs/tags/v2.0.0', repository: { full_name: 'tvco/player-kit' } })).statusCode,
+      ).toBe(202);
+      ahead += 60 * 60_000 + 1000;
+      expect((await send('v5.0.6')).statusCode).toBe(202);
+    } finally {
+      await rm(join(work, 'hold'), { force: true });
+      ahead = 0;
+    }
+  });
+});
+
+describe('release hooks while the database cannot be reached', () => {
+  it('answer 503 and queue nothing, since no delivery can be checked against those taken', async () => {
+    const ran = join(await mkdtemp(join(tmpdir(), 'portal-rebuild-')), 'ran');
+    const { app } = await testApp(await makeTestSite(), {
+      DATABASE_URL: 'postgres://portal@127.0.0.1:1/portal',
+      SOURCES_HOOK_SECRET: SECRET,
+      PORTAL_SOURCES_CACHE: await cacheWithSources(),
+      SOURCES_REBUILD_COMMAND: `${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(ran)},'')`,
+    });
+    try {
+      const answer = await sendHook(app, 'release', release('NoriginMedia/Norigin-Spatial-Navigation'));
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toEqual({
+        error: 'The portal cannot check this delivery against those it took: try again',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await expect(readFile(ran)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,0 +1,10 @@
+/** The exit code of a rebuild that built nothing: the sync changed nothing the served build was made from. */
+export declare const UNCHANGED_EXIT_CODE: number;
+/** Syncs `only`; the sources whose cached state differs from what the served build was made from. */
+export declare function syncForRebuild(options: {
+  only: string[];
+  paths?: { root: string; siteDir: string; sourcesFile: string; cacheDir: string };
+  record?: string;
+  built: boolean;
+  log?: (line: string) => void;
+}): Promise<string[]>;
