@@ -70,13 +70,19 @@ export function markBuilt(hash = siteSourceHash(root)) {
   recordBuiltSources();
 }
 
-/** The fingerprint of every source of the content cache, as the build just made read them. */
+/** The fingerprint and the published versions of every source of the content cache, as the build just made read them. */
 export function recordBuiltSources({ paths = syncPaths(), file = builtSourcesFile } = {}) {
   const state = readState(paths.cacheDir);
-  const fingerprints = Object.fromEntries(
-    Object.keys(state?.sources ?? {}).map((id) => [id, sourceFingerprint(state, id, paths.cacheDir)]),
+  const record = Object.fromEntries(
+    Object.entries(state?.sources ?? {}).map(([id, source]) => [
+      id,
+      {
+        fingerprint: sourceFingerprint(state, id, paths.cacheDir),
+        versions: (source.versions ?? []).map((version) => version.version),
+      },
+    ]),
   );
-  writeFileSync(file, `${JSON.stringify(fingerprints, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

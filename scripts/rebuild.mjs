@@ -3,7 +3,8 @@
 // when that build has finished, so a failed build leaves site/build as it was. The gate
 // then reads the new folder and serves it, on every replica (server/src/sources/rebuilds.ts).
 // When the sync changed nothing the served build was made from, it builds nothing and
-// exits with UNCHANGED_EXIT_CODE.
+// exits with UNCHANGED_EXIT_CODE; when the build fails with a new release, it is built again
+// without it (buildOrRefuse).
 //
 //   node scripts/rebuild.mjs --only=<source id>[,<source id>…]
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { readState, sourceFingerprint } from '@portal/sync';
+import { readState, refuseReleases, restoreState, sourceFingerprint } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
 import { buildSite, builtSourcesFile, markBuilt, syncSources } from './build-if-stale.mjs';
@@ -33,14 +34,66 @@ export const UNCHANGED_EXIT_CODE = 3;
  */
 export async function syncForRebuild({ only, paths = syncPaths(), record = builtSourcesFile, built, log }) {
   await syncSources({ only, force: true, paths, log });
-  let made = null;
-  try {
-    made = built ? JSON.parse(readFileSync(record, 'utf8')) : null;
-  } catch {
-    // No record: the served build was made some other way.
-  }
+  const made = built ? readRecord(record) : null;
   const state = readState(paths.cacheDir);
-  return only.filter((id) => made?.[id] !== sourceFingerprint(state, id, paths.cacheDir));
+  return only.filter((id) => made?.[id]?.fingerprint !== sourceFingerprint(state, id, paths.cacheDir));
+}
+
+/** What the served build was made from (recordBuiltSources), or null when it has no record. */
+function readRecord(record) {
+  try {
+    return JSON.parse(readFileSync(record, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `build`; when it fails, a bad release costs its own section, not the portal: the
+ * releases of the `changed` sources that the served build was not made from are refused
+ * ("the site build failed with it"), those sources synced again without them (the release
+ * before each takes its place, as for a release the trust boundary refuses) and the build run
+ * once more. When that fails too the fault is not the releases': the refusals are taken back
+ * and the first error is thrown. Answers the releases refused.
+ */
+export async function buildOrRefuse({
+  changed,
+  build,
+  paths = syncPaths(),
+  record = builtSourcesFile,
+  log = console.log,
+}) {
+  try {
+    build();
+    return [];
+  } catch (error) {
+    const made = readRecord(record);
+    const state = readState(paths.cacheDir);
+    const fresh = changed.flatMap((source) =>
+      (state?.sources[source]?.versions ?? [])
+        .filter(({ version }) => !made?.[source]?.versions?.includes(version))
+        .map(({ version }) => ({ source, version })),
+    );
+    if (fresh.length === 0) throw error;
+    const named = fresh.map(({ source, version }) => `${source} ${version}`).join(', ');
+    log(`The site build failed; building again without the new releases ${named}…`);
+    const before = refuseReleases(
+      paths.cacheDir,
+      fresh.map((release) => ({
+        ...release,
+        reason: "the site build failed with it (the rebuild's output says where)",
+      })),
+    );
+    try {
+      await syncSources({ only: changed, force: true, paths, log });
+      build();
+    } catch {
+      restoreState(paths.cacheDir, before);
+      throw error;
+    }
+    log(`Built without ${named}: they are shown as not published in /admin/sources.`);
+    return fresh;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -57,7 +110,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`Building the site into site/build.next (${changed.join(', ')} changed)…`);
     const started = Date.now();
     try {
-      buildSite('build.next');
+      await buildOrRefuse({ changed, build: () => buildSite('build.next') });
     } catch (error) {
       throw new Error(`${error.message} site/build is unchanged.`);
     }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { git, makeRepository } from '../tools/lib/git-repository.mjs';
 import { recordBuiltSources } from './build-if-stale.mjs';
-import { syncForRebuild } from './rebuild.mjs';
+import { buildOrRefuse, syncForRebuild } from './rebuild.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'portal-rebuild-'));
 const siteDir = join(work, 'site');
@@ -70,5 +70,61 @@ describe('the rebuild after a release hook', () => {
 
   it('builds when there is no served build, whatever the record says', async () => {
     expect(await changed(false)).toEqual(['guide']);
+  });
+});
+
+describe('a rebuild whose build fails with a new release', () => {
+  const versions = () => readState(paths.cacheDir)?.sources.guide?.versions?.map((v) => v.version);
+  const refused = () => readState(paths.cacheDir)?.sources.guide?.refused?.map((r) => r.version) ?? [];
+  /** A build that fails while the cache publishes `version`, as a release that breaks the site would. */
+  const failsWith = (version: string) => () => {
+    if (versions()?.includes(version)) throw new Error(`The site build failed (exit code 1); see the messages above.`);
+  };
+
+  it('builds again without it, the releases before it published, and names it as not published', async () => {
+    build();
+    git(repository, 'checkout', '--quiet', '-b', 'next');
+    writeFileSync(join(repository, 'README.md'), '# Guide\n\nRelease v1.2.0.\n');
+    git(repository, 'commit', '--quiet', '-am', 'v1.2.0');
+    git(repository, 'tag', 'v1.2.0');
+    const changedSources = await changed();
+    expect(versions()).toEqual(['1.2.0', '1.1.1', '1.0.0']);
+    const lines: string[] = [];
+    const refusals = await buildOrRefuse({
+      changed: changedSources,
+      build: failsWith('1.2.0'),
+      paths,
+      record,
+      log: (line) => lines.push(line),
+    });
+    expect(refusals).toEqual([{ source: 'guide', version: '1.2.0' }]);
+    expect(versions()).toEqual(['1.1.1', '1.0.0']);
+    expect(readState(paths.cacheDir)?.sources.guide?.refused?.[0]?.reason).toMatch(/the site build failed with it/);
+    expect(lines.join('\n')).toContain('building again without the new releases guide 1.2.0');
+    // The next hook's sync keeps it out: the same commit is not tried again.
+    await changed();
+    expect(versions()).toEqual(['1.1.1', '1.0.0']);
+  });
+
+  it('takes the refusals back when the build fails without the new releases too', async () => {
+    build();
+    git(repository, 'tag', 'v1.3.0');
+    const changedSources = await changed();
+    const alwaysFails = () => {
+      throw new Error('The portal itself is broken.');
+    };
+    await expect(
+      buildOrRefuse({ changed: changedSources, build: alwaysFails, paths, record, log: quiet }),
+    ).rejects.toThrow('The portal itself is broken.');
+    expect(refused()).toEqual(['1.2.0']);
+    expect(versions()).toEqual(['1.3.0', '1.1.1', '1.0.0']);
+  });
+
+  it('fails as it is when the build fails with nothing new in it', async () => {
+    build();
+    await expect(
+      buildOrRefuse({ changed: ['guide'], build: failsWith('1.3.0'), paths, record, log: quiet }),
+    ).rejects.toThrow('The site build failed');
+    expect(refused()).toEqual(['1.2.0']);
   });
 });

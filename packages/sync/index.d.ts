@@ -117,6 +117,11 @@ export function sync(
   loaded: LoadedSources,
   options: { cacheDir: string; root: string; only?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<SyncState>;
+export function refuseReleases(
+  cacheDir: string,
+  refusals: { source: string; version: string; reason: string }[],
+): string;
+export function restoreState(cacheDir: string, text: string): void;
 export function isCurrent(state: SyncState | undefined, loaded: LoadedSources): state is SyncState;
 
 /**

@@ -505,6 +505,36 @@ export async function sync(loaded, { cacheDir, root, only, log = () => {}, env =
   return state;
 }
 
+/**
+ * Marks releases of the cache as not to be published (`refusals`: source id, version and why),
+ * remembered with each release's marker as the sync's own refusals are: the next sync picks
+ * again without them, so the release before each takes its place. Answers the state as it
+ * was before, for `restoreState` when the refusal itself proves wrong.
+ * @param {string} cacheDir
+ * @param {{ source: string, version: string, reason: string }[]} refusals
+ */
+export function refuseReleases(cacheDir, refusals) {
+  const before = readFileSync(join(cacheDir, STATE), 'utf8');
+  const state = JSON.parse(before);
+  for (const { source, version, reason } of refusals) {
+    const entry = state.sources[source];
+    const cached = entry?.versions?.find((candidate) => candidate.version === version);
+    if (!cached) throw new Error(`${source}: the content cache holds no release ${version} to refuse.`);
+    const marker = readFileSync(join(cacheDir, cached.dir, '.complete'), 'utf8');
+    entry.refused = [
+      ...(entry.refused ?? []).filter((refused) => refused.version !== version),
+      { version, reason, marker, at: new Date().toISOString() },
+    ];
+  }
+  writeAtomically(join(cacheDir, STATE), `${JSON.stringify(state, null, 2)}\n`);
+  return before;
+}
+
+/** Puts back the state `refuseReleases` answered. */
+export function restoreState(cacheDir, text) {
+  writeAtomically(join(cacheDir, STATE), text);
+}
+
 /** Is the cache's state made from this sources file, with every fetched source in it? */
 export function isCurrent(state, loaded) {
   if (!state || state.sourcesHash !== loaded.hash) return false;
