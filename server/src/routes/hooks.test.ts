@@ -275,8 +275,15 @@ describe('release hooks', () => {
     expect(await title(one)).toBe('Spatial Navigation 3.4.1');
     expect(await archiveRuns()).toBe(2);
 
-    // A build whose inline scripts differ would be blocked by the headers built at start: refused too.
-    await nextBuild(await makeTestSite({ ...miniSite, [NAV]: page('Spatial Navigation 3.6.0', 'alert(1)') }));
+    // A build whose own inline scripts differ (the CSP takes only the portal's own pages'
+    // scripts) would be blocked by the headers built at start: refused too.
+    await nextBuild(
+      await makeTestSite({
+        ...miniSite,
+        [NAV]: page('Spatial Navigation 3.6.0'),
+        '404.html': page('Page Not Found', 'alert(1)'),
+      }),
+    );
     const scripted = await finished(
       (await hook('release', release('NoriginMedia/Norigin-Spatial-Navigation'))).json().jobs[0].id,
     );

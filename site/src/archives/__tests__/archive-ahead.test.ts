@@ -52,7 +52,7 @@ describe('the archive command the gate runs after a release is served', () => {
   it('archives the older release, then the newest ahead of the release that will replace it', async () => {
     const first = await archiveReleases();
     expect(first).toContain('Building the archive of 1 older releases once');
-    expect(first).toContain('Building the archive of the newest releases 3.3.0 once');
+    expect(first).toContain('Building the archive of the newest release norigin-spatial-navigation 3.3.0 once');
     const kept = archived();
     expect(kept.map((archive) => archive.versions)).toEqual(['3.2.1', '3.3.0']);
     newest = kept[1] as typeof newest;
@@ -65,7 +65,7 @@ describe('the archive command the gate runs after a release is served', () => {
     const next = await archiveReleases();
     // The build after a release builds the older releases' archives it lacks first: none here.
     expect(next).not.toContain('older releases once');
-    expect(next).toContain('Building the archive of the newest releases 3.4.0 once');
+    expect(next).toContain('Building the archive of the newest release norigin-spatial-navigation 3.4.0 once');
     const kept = archived();
     expect(kept.map((archive) => archive.versions)).toEqual(['3.2.1', '3.3.0', '3.4.0']);
     // The very archive made ahead, not one made again (a build writes a new record, with its own time).
