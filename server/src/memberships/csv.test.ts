@@ -124,4 +124,22 @@ describe('planning an import', () => {
     expect(again.refused).toEqual([]);
     expect(again.changes.map((c) => c.change)).toEqual(['groups', 'unchanged']);
   });
+
+  it('exports an address that starts like a formula with a leading quote, and reads it back as it was', () => {
+    const text = membershipCsv([
+      { email: '=hyperlink(x)@evil.example', organisationId: null, groups: [] },
+      { email: '+1@x.example', organisationId: 'lumen', groups: [] },
+      { email: '-2@x.example', organisationId: null, groups: ['ui-basic'] },
+    ]);
+    expect(text.split('\n').slice(1, 4)).toEqual([
+      "'=hyperlink(x)@evil.example,,",
+      "'+1@x.example,lumen,",
+      "'-2@x.example,,ui-basic",
+    ]);
+    expect(readMembershipCsv(text).map((row) => row.cells[0])).toEqual([
+      '=hyperlink(x)@evil.example',
+      '+1@x.example',
+      '-2@x.example',
+    ]);
+  });
 });

@@ -1,8 +1,9 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 
 import { MAX_GROUPS, MAX_IMPORT_ROWS, MEMBERSHIP_CSV_COLUMNS } from '@portal/contract/names';
 import type { ImportChange, ImportRefusal, ImportReport } from '@portal/contract';
+
+import { cellBeforeNeutralising, spreadsheetCsv } from '../spreadsheet-csv.js';
 
 /** The whole file is refused (not text, no header, a quote left open, too many rows): nothing changes. */
 export class CsvFileError extends Error {}
@@ -59,7 +60,8 @@ function parserMessage(error: CsvError): string {
 /**
  * Reads a CSV of readers' memberships (`email,organisation,groups`, a header first) into
  * rows, with a kept parser (csv-parse). A file that is not CSV text at all is refused as a
- * whole; a row with the wrong number of cells is kept, for `planImport` to refuse alone.
+ * whole; a row with the wrong number of cells is kept, for `planImport` to refuse alone. A
+ * leading ' that `membershipCsv` put before a formula character is dropped, so an export reads back.
  */
 export function readMembershipCsv(text: string): CsvRow[] {
   const body = text.replace(/^\uFEFF/, '');
@@ -89,7 +91,7 @@ export function readMembershipCsv(text: string): CsvRow[] {
     throw new CsvFileError(
       `The file has ${rows.length.toLocaleString('en')} rows; one import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')}: split it`,
     );
-  return rows.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  return rows.map(({ record, info }) => ({ line: info.lines, cells: record.map(cellBeforeNeutralising) }));
 }
 
 const quoted = (names: readonly string[]): string => names.map((name) => `"${name}"`).join(', ');
@@ -190,10 +192,13 @@ export function planImport(rows: readonly CsvRow[], state: ImportState): ImportP
   return { rows: rows.length, changes, refused, counts, writes };
 }
 
-/** Memberships as a CSV that `readMembershipCsv` reads back: the same columns, groups separated by spaces. */
+/**
+ * Memberships as a CSV that `readMembershipCsv` reads back: the same columns, groups separated
+ * by spaces, a cell that starts like a formula neutralised as the audit export does.
+ */
 export function membershipCsv(memberships: readonly (Placement & { email: string })[]): string {
-  return stringify(
+  return spreadsheetCsv(
+    MEMBERSHIP_CSV_COLUMNS,
     memberships.map((membership) => [membership.email, membership.organisationId ?? '', membership.groups.join(' ')]),
-    { header: true, columns: [...MEMBERSHIP_CSV_COLUMNS], record_delimiter: '\n' },
   );
 }

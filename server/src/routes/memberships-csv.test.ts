@@ -182,6 +182,18 @@ describe('importing and exporting readers as CSV', () => {
     expect(json.statusCode).toBe(415);
   });
 
+  it('exports an address that starts like a formula with a leading quote, and takes the export back unchanged', async () => {
+    const email = `=hyperlink-${suffix}@csv.example`;
+    const imported = await importCsv(`email,organisation,groups\n${email},${organisation},\n`, true);
+    expect(imported.statusCode, imported.body).toBe(200);
+    const csv = await exported();
+    expect(rowOf(csv, `'${email}`)).toBe(`'${email},${organisation},`);
+    expect(rowOf(csv, email)).toBeUndefined();
+    const again = (await importCsv(csv)).json() as ImportReport;
+    expect(again.refused).toEqual([]);
+    expect(again.changes.find((change) => change.email === email)?.change).toBe('unchanged');
+  });
+
   it('imports 10,000 rows in one go within 10 s', async () => {
     const rows = Array.from(
       { length: 10_000 },
