@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  MAX_CLIENT_METADATA_BYTES,
+  MAX_CLIENT_NAME,
+  MAX_REDIRECT_URI_LENGTH,
+  MAX_REDIRECT_URIS,
+} from '../auth/client-registration.js';
+import { readyTestApp, sharedStore } from '../test/harness.js';
+import { REDIRECT, registration } from '../test/oauth-flow.js';
+import { makeTestSite } from '../test/test-site.js';
+
+interface OAuthError {
+  error: string;
+  error_description: string;
+}
+
+/**
+ * Anonymous client registration at /oauth/register (RFC 7591), as an attacker would use it:
+ * what a client may register and what it stores. The real emulator and the test run's PGlite.
+ */
+describe('registering an OAuth client', () => {
+  let app: FastifyInstance;
+  let addresses = 0;
+  // Each registration from an address of its own: the per-address limit is not what these test.
+  const register = (metadata: Record<string, unknown> = {}) =>
+    registration(app, `203.0.113.${++addresses % 250}`, metadata);
+  const refused = async (metadata: Record<string, unknown>): Promise<OAuthError> => {
+    const response = await register(metadata);
+    expect(response.statusCode, response.body).toBe(400);
+    return response.json<OAuthError>();
+  };
+  const storedClient = async (id: string) => {
+    const [row] = await (
+      await sharedStore()
+    ).db.query<{ bytes: number; payload: Record<string, unknown> }>(
+      `select octet_length(payload::text) as bytes, payload from oauth_records where kind = 'Client' and id = $1`,
+      [id],
+    );
+    return row;
+  };
+
+  beforeAll(async () => {
+    ({ app } = await readyTestApp(await makeTestSite()));
+  });
+  afterAll(() => app.close());
+
+  it('refuses a long name, too many or too long redirect URIs and too much metadata, each with the OAuth error and a reason', async () => {
+    expect(await refused({ client_name: 'n'.repeat(MAX_CLIENT_NAME + 1) })).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: 'client_name must be at most 100 characters',
+    });
+    const many = Array.from({ length: MAX_REDIRECT_URIS + 1 }, (_, i) => `http://127.0.0.1:${5000 + i}/callback`);
+    expect(await refused({ redirect_uris: many })).toEqual({
+      error: 'invalid_redirect_uri',
+      error_description: 'redirect_uris must be at most 5',
+    });
+    const long = `https://app.example/${'p'.repeat(MAX_REDIRECT_URI_LENGTH)}`;
+    expect(await refused({ redirect_uris: [long] })).toEqual({
+      error: 'invalid_redirect_uri',
+      error_description: 'redirect_uris must each be at most 2,000 characters',
+    });
+    // Each URI within its own bound, together past the bound of the whole record.
+    const wide = [1, 2, 3].map((i) => `https://app.example/${i}/${'p'.repeat(MAX_REDIRECT_URI_LENGTH - 30)}`);
+    const tooMuch = await refused({ redirect_uris: wide });
+    expect(tooMuch.error).toBe('invalid_client_metadata');
+    expect(tooMuch.error_description).toMatch(/^the client's metadata is [\d,]+ bytes; at most 4,096 are kept$/);
+    // And what fits is registered.
+    expect((await register({ client_name: 'n'.repeat(MAX_CLIENT_NAME) })).statusCode).toBe(201);
+  });
+
+  it('keeps only the metadata it uses: a registration of 50 KB of logos, links, contacts and keys stores a small record', async () => {
+    const padding = 'x'.repeat(9000);
+    const body = {
+      client_name: 'Padded assistant',
+      logo_uri: `https://app.example/logo/${padding}`,
+      client_uri: `https://app.example/${padding}`,
+      policy_uri: `https://app.example/policy/${padding}`,
+      tos_uri: `https://app.example/tos/${padding}`,
+      contacts: Array.from({ length: 200 }, (_, i) => `someone${i}@app.example`),
+      jwks: { keys: [] },
+      software_id: padding,
+    };
+    expect(JSON.stringify(body).length).toBeGreaterThan(40_000);
+    const response = await register(body);
+    expect(response.statusCode, response.body).toBe(201);
+    const answer = response.json<Record<string, unknown>>();
+    expect(answer).toMatchObject({ client_name: 'Padded assistant', redirect_uris: [REDIRECT] });
+    for (const dropped of ['logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'contacts', 'jwks', 'software_id'])
+      expect(answer).not.toHaveProperty(dropped);
+    const stored = await storedClient(answer.client_id as string);
+    expect(stored?.payload).not.toHaveProperty('logo_uri');
+    expect(stored?.bytes).toBeLessThan(1000);
+    expect(stored?.bytes).toBeLessThan(MAX_CLIENT_METADATA_BYTES);
+  });
+
+  it.each([
+    ['http on 127.0.0.1', 'http://127.0.0.1:33418/callback'],
+    ['http on [::1]', 'http://[::1]:33418/callback'],
+    ['http on localhost', 'http://localhost:6274/oauth/callback'],
+    ['https anywhere', 'https://claude.ai/api/mcp/auth_callback'],
+  ])('takes a redirect URI of %s', async (_name, uri) => {
+    const response = await register({ redirect_uris: [uri] });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ redirect_uris: [uri], application_type: 'web' });
+  });
+
+  it("takes a native app's private-use scheme named by a reverse domain name, as a native client", async () => {
+    const response = await register({ redirect_uris: ['com.example.assistant:/oauth/callback', REDIRECT] });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ application_type: 'native' });
+  });
+
+  it.each([
+    ['http off loopback', 'http://assistant.example/callback', /http only on a loopback address/],
+    ['http on a name that only starts like loopback', 'http://127.0.0.1.evil.example/cb', /loopback/],
+    ['http with loopback as the user name', 'http://localhost@evil.example/cb', /user name or password/],
+    ['https with a password', 'https://user:secret@app.example/cb', /user name or password/],
+    ['a one-word custom scheme', 'myapp:/callback', /reverse domain name.*\(not myapp:\)/],
+    ['javascript:', 'javascript:alert(1)', /reverse domain name/],
+    ['data:', 'data:text/html,hi', /reverse domain name/],
+    ['a fragment', 'https://app.example/cb#x', /fragments/],
+  ])('refuses a redirect URI of %s', async (_name, uri, reason) => {
+    const answer = await refused({ redirect_uris: [uri] });
+    expect(answer.error).toBe('invalid_redirect_uri');
+    expect(answer.error_description).toMatch(reason);
+  });
+
+  it.each(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'])(
+    'registers public clients only: %s is refused, and no secret is given',
+    async (method) => {
+      const response = await register({ token_endpoint_auth_method: method, jwks: { keys: [] } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: 'invalid_client_metadata',
+        error_description:
+          'token_endpoint_auth_method must be none: this server registers public clients only (PKCE, no secret)',
+      });
+      expect(response.body).not.toContain('client_secret"');
+    },
+  );
+
+  it('gives a client that names no method a public one, and says so in its metadata', async () => {
+    const response = await register({ token_endpoint_auth_method: undefined });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ token_endpoint_auth_method: 'none' });
+    expect(response.json()).not.toHaveProperty('client_secret');
+    const metadata = (await app.inject({ url: '/.well-known/oauth-authorization-server' })).json<
+      Record<string, unknown>
+    >();
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual(['none']);
+  });
+});
