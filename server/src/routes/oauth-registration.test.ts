@@ -18,7 +18,8 @@ interface OAuthError {
 
 /**
  * Anonymous client registration at /oauth/register (RFC 7591), as an attacker would use it:
- * what a client may register and what it stores. The real emulator and the test run's PGlite.
+ * what a client may register, what it stores and how many may register. The real emulator
+ * and the test run's PGlite.
  */
 describe('registering an OAuth client', () => {
   let app: FastifyInstance;
@@ -42,7 +43,7 @@ describe('registering an OAuth client', () => {
   };
 
   beforeAll(async () => {
-    ({ app } = await readyTestApp(await makeTestSite()));
+    ({ app } = await readyTestApp(await makeTestSite(), { OAUTH_REGISTRATION_RATE_LIMIT: '1000' }));
   });
   afterAll(() => app.close());
 
@@ -150,5 +151,44 @@ describe('registering an OAuth client', () => {
       Record<string, unknown>
     >();
     expect(metadata.token_endpoint_auth_methods_supported).toEqual(['none']);
+  });
+});
+
+describe('the registration limits', () => {
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    ({ app } = await readyTestApp(await makeTestSite(), { OAUTH_REGISTRATION_RATE_LIMIT: '3' }));
+  });
+  afterAll(() => app.close());
+
+  it('count registrations from every address together, and answer 429 with Retry-After and an OAuth error past them', async () => {
+    const statuses = [];
+    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3'])
+      statuses.push((await registration(app, address)).statusCode);
+    expect(statuses).toEqual([201, 201, 201]);
+    const fourth = await registration(app, '192.0.2.4');
+    expect(fourth.statusCode).toBe(429);
+    expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(fourth.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(fourth.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: `Too many client registrations on this portal this minute; try again in ${fourth.headers['retry-after']} s`,
+    });
+  });
+
+  it('limit one address to 10 a minute first, so its flood does not spend the shared budget', async () => {
+    const { app: roomy } = await readyTestApp(await makeTestSite(), { OAUTH_REGISTRATION_RATE_LIMIT: '12' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 14; i++) statuses.push((await registration(roomy, '192.0.2.9')).statusCode);
+      expect(statuses).toEqual([...Array<number>(10).fill(201), 429, 429, 429, 429]);
+      const flood = await registration(roomy, '192.0.2.9');
+      expect(flood.json<OAuthError>().error_description).toMatch(/^Too many client registrations from this address/);
+      // Ten of the twelve were spent; another address still registers.
+      expect((await registration(roomy, '192.0.2.10')).statusCode).toBe(201);
+    } finally {
+      await roomy.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { parse as parseForm } from 'node:querystring';
 
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { loginUrlFor, policy } from '@portal/access';
@@ -23,6 +24,46 @@ import type { GateContext } from './context.js';
 export const OAUTH_REQUESTS_PER_MINUTE = 60;
 /** Client registrations one client address may make a minute: a client registers once. */
 export const OAUTH_REGISTRATIONS_PER_MINUTE = 10;
+
+/**
+ * The limits of anonymous registration: per client address, and across every address
+ * (OAUTH_REGISTRATION_RATE_LIMIT), both on the app's rate-limit store, so replicas count together
+ * with Redis. Past either, a 429 with Retry-After and an OAuth error; the per-address limit is
+ * asked first, so one address's flood does not spend the shared budget.
+ */
+function registrationLimits(app: FastifyInstance, perMinuteInAll: number) {
+  const minute = 60_000;
+  const limits = [
+    {
+      limit: app.createRateLimit({
+        max: OAUTH_REGISTRATIONS_PER_MINUTE,
+        timeWindow: minute,
+        keyGenerator: (request) => `oauth-register:${request.ip ? normalizeIP(request.ip) : 'no-address'}`,
+      }),
+      from: 'from this address',
+    },
+    {
+      limit: app.createRateLimit({ max: perMinuteInAll, timeWindow: minute, keyGenerator: () => 'oauth-register:all' }),
+      from: 'on this portal',
+    },
+  ];
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    for (const { limit, from } of limits) {
+      const state = await limit(request);
+      if (state.isAllowed || !state.isExceeded) continue;
+      const wait = state.ttlInSeconds > 0 ? state.ttlInSeconds : minute / 1000;
+      return reply
+        .code(429)
+        .header('retry-after', String(wait))
+        .header('cache-control', 'no-store')
+        .send({
+          error: 'temporarily_unavailable',
+          error_description: `Too many client registrations ${from} this minute; try again in ${wait} s`,
+        });
+    }
+    return undefined;
+  };
+}
 
 /** The origin the portal answers at for this request: PUBLIC_URL, else the Host it was asked by. */
 export const originOf = (ctx: Pick<GateContext, 'config'>, request: FastifyRequest): string =>
@@ -130,7 +171,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: GateContext): Promi
     );
     scope.post(
       '/oauth/register',
-      { schema: hidden, config: perAddress(OAUTH_REGISTRATIONS_PER_MINUTE) },
+      { schema: hidden, onRequest: registrationLimits(app, ctx.config.oauthRegistrationsPerMinute) },
       (request, reply) => toProvider(request, reply),
     );
     scope.route({
