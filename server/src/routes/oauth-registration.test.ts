@@ -7,8 +7,10 @@ import {
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
 } from '../auth/client-registration.js';
-import { readyTestApp, sharedStore } from '../test/harness.js';
-import { REDIRECT, registration } from '../test/oauth-flow.js';
+import { UNAUTHORISED_CLIENT_LIFETIME_MS } from '../db/oauth.js';
+import { readyTestApp, sharedStore, signInCookie } from '../test/harness.js';
+import { authorize, exchange, pkce, REDIRECT, registration } from '../test/oauth-flow.js';
+import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite } from '../test/test-site.js';
 
 interface OAuthError {
@@ -18,11 +20,13 @@ interface OAuthError {
 
 /**
  * Anonymous client registration at /oauth/register (RFC 7591), as an attacker would use it:
- * what a client may register, what it stores and how many may register. The real emulator
- * and the test run's PGlite.
+ * what a client may register, what it stores, how many may register, and how long a client
+ * no reader authorised is kept. The real emulator and the test run's PGlite.
  */
 describe('registering an OAuth client', () => {
   let app: FastifyInstance;
+  let readers: EmulatorReaders;
+  let now = Date.now();
   let addresses = 0;
   // Each registration from an address of its own: the per-address limit is not what these test.
   const register = (metadata: Record<string, unknown> = {}) =>
@@ -43,7 +47,12 @@ describe('registering an OAuth client', () => {
   };
 
   beforeAll(async () => {
-    ({ app } = await readyTestApp(await makeTestSite(), { OAUTH_REGISTRATION_RATE_LIMIT: '1000' }));
+    ({ app, readers } = await readyTestApp(
+      await makeTestSite(),
+      { OAUTH_REGISTRATION_RATE_LIMIT: '1000', SESSION_CACHE_TTL_SECONDS: '0' },
+      undefined,
+      () => now,
+    ));
   });
   afterAll(() => app.close());
 
@@ -151,6 +160,38 @@ describe('registering an OAuth client', () => {
       Record<string, unknown>
     >();
     expect(metadata.token_endpoint_auth_methods_supported).toEqual(['none']);
+  });
+
+  it('removes a client no reader authorised once the clock passes a day, and keeps one a reader allowed', async () => {
+    const idOf = async (name: string) => {
+      const response = await register({ client_name: name });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ client_id: string }>().client_id;
+    };
+    const unauthorised = await idOf('Never allowed');
+    const authorised = await idOf('Allowed');
+    const account = await readers.create({ groups: ['partner'] });
+    const cookie = await signInCookie(app, await readers.signIn(account.email, account.password));
+    const { verifier, challenge } = pkce();
+    const code = (await authorize(app, authorised, cookie, challenge)).searchParams.get('code') ?? '';
+    const tokens = await exchange(app, authorised, code, verifier);
+    expect(tokens.statusCode, tokens.body).toBe(200);
+
+    // A registration a minute short of a day later prunes nothing.
+    now += UNAUTHORISED_CLIENT_LIFETIME_MS - 60_000;
+    await idOf('Later');
+    expect(await storedClient(unauthorised)).toBeDefined();
+    // One two minutes later does.
+    now += 120_000;
+    await idOf('Even later');
+    expect(await storedClient(unauthorised)).toBeUndefined();
+    expect(await storedClient(authorised)).toMatchObject({ payload: { client_name: 'Allowed' } });
+    // The pruned client is unknown to the authorization endpoint; the allowed one still refreshes.
+    const unknown = await app.inject({
+      url: `/oauth/authorize?client_id=${unauthorised}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('invalid_client');
   });
 });
 

@@ -15,7 +15,7 @@ import {
 
 import type { Reader } from '../auth/identity.js';
 import { DOCS_SCOPE, mcpResource } from '../auth/oauth.js';
-import { connectedApps, revokeConnectedApp } from '../db/oauth.js';
+import { connectedApps, pruneUnauthorisedClients, revokeConnectedApp } from '../db/oauth.js';
 import { oauthConsentPage, oauthErrorPage } from '../pages.js';
 import { settleOutcome } from '../plugins/reader.js';
 import type { GateContext } from './context.js';
@@ -169,10 +169,20 @@ export async function oauthRoutes(app: FastifyInstance, ctx: GateContext): Promi
       { schema: hidden, config: perAddress(OAUTH_REQUESTS_PER_MINUTE) },
       (request, reply) => toProvider(request, reply),
     );
+    // Clients no reader authorised within a day go as new ones come (and daily: db/store.ts).
+    const pruneClients = async (request: FastifyRequest): Promise<void> => {
+      if (!ctx.store.readyNow) return;
+      await pruneUnauthorisedClients(ctx.store.db, new Date(ctx.clock())).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not prune the OAuth clients no reader authorised'),
+      );
+    };
     scope.post(
       '/oauth/register',
       { schema: hidden, onRequest: registrationLimits(app, ctx.config.oauthRegistrationsPerMinute) },
-      (request, reply) => toProvider(request, reply),
+      async (request, reply) => {
+        await pruneClients(request);
+        await toProvider(request, reply);
+      },
     );
     scope.route({
       method: ['GET', 'POST', 'OPTIONS'],
