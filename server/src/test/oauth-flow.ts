@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { FastifyInstance } from 'fastify';
 
+import { authorizationQuery } from '../../../tools/lib/oauth-client.mjs';
 import { ORIGIN } from './harness.js';
 
 /*
@@ -69,16 +70,7 @@ export async function authorize(
   const jar = new Map<string, string>();
   const [name, value] = cookie.split('=', 2) as [string, string];
   jar.set(name, cookie.slice(name.length + 1) || value);
-  const query = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    response_type: 'code',
-    scope: 'docs:read',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'state-1',
-    resource: RESOURCE,
-  });
+  const query = authorizationQuery({ clientId, redirectUri: REDIRECT, challenge, resource: RESOURCE });
   let url = `/oauth/authorize?${query}`;
   let method: 'GET' | 'POST' = 'GET';
   for (let step = 0; step < 12; step++) {
