@@ -84,7 +84,7 @@ export interface AppOptions {
   licences?: Licences;
   /** Supply to send through a transport of the test's; otherwise one is made from `config.mail` (null: no mail). */
   mailer?: Mailer | null;
-  /** The clock of the readiness caches and of the release hooks' dates and rate, in milliseconds (tests); otherwise `Date.now`. */
+  /** The clock of the readiness caches, the release hooks' dates and rate, and the OAuth clients' expiry, in milliseconds (tests); otherwise `Date.now`. */
   clock?: () => number;
 }
 
@@ -652,6 +652,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     audit,
     recordView,
     mailer,
+    clock: options.clock ?? Date.now,
   };
   // Automation calls the admin API, and reads its description, with an administrator's
   // personal token of the admin scope.

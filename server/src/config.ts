@@ -73,6 +73,8 @@ export interface Config {
   adminRateLimitPerMinute: number;
   /** Requests a minute one personal access token may make on each agent surface (TOKEN_RATE_LIMIT). */
   tokenRateLimitPerMinute: number;
+  /** OAuth client registrations a minute across every client address (OAUTH_REGISTRATION_RATE_LIMIT). */
+  oauthRegistrationsPerMinute: number;
   /** Redis, shared by replicas (logout deny-list, sign-in limit, the broadcast); null: this process alone. */
   redisUrl: string | null;
   /** Where the portal's mail goes (invitations, answers to access requests); null: no mail. */
@@ -193,6 +195,7 @@ const ServerEnv = {
   DEMO_DATA: flag(false),
   ADMIN_RATE_LIMIT: integer(120, 1, 100_000, 'a number of requests'),
   TOKEN_RATE_LIMIT: integer(300, 1, 1_000_000, 'a number of requests'),
+  OAUTH_REGISTRATION_RATE_LIMIT: integer(30, 1, 100_000, 'a number of registrations'),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://\\S+$',
@@ -595,6 +598,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoData: isOn(settings.DEMO_DATA),
     adminRateLimitPerMinute: settings.ADMIN_RATE_LIMIT,
     tokenRateLimitPerMinute: settings.TOKEN_RATE_LIMIT,
+    oauthRegistrationsPerMinute: settings.OAUTH_REGISTRATION_RATE_LIMIT,
     redisUrl: settings.REDIS_URL ?? null,
     mail:
       settings.SMTP_URL === undefined

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startRedis, type RunningRedis } from '../../tools/lib/redis.mjs';
 import { ORIGIN, readyTestApp, signInCookie, storeReady, testApp } from './test/harness.js';
+import { registration } from './test/oauth-flow.js';
 import type { EmulatorReaders } from './test/readers.js';
 import { makeTestSite } from './test/test-site.js';
 import { REQUEST_ID } from './request-id.js';
@@ -124,7 +125,12 @@ describe('replicas sharing Redis', () => {
     redis = await startRedis();
     const site = await makeTestSite();
     // A long verification cache, so only the broadcast can end a session on the other replica in time.
-    const env = { REDIS_URL: redis.url, SESSION_CACHE_TTL_SECONDS: '60', SESSION_RATE_LIMIT: '4' };
+    const env = {
+      REDIS_URL: redis.url,
+      SESSION_CACHE_TTL_SECONDS: '60',
+      SESSION_RATE_LIMIT: '4',
+      OAUTH_REGISTRATION_RATE_LIMIT: '3',
+    };
     ({ app: one, readers } = await testApp(site, env));
     ({ app: two } = await testApp(site, env));
     await storeReady(one);
@@ -183,6 +189,18 @@ describe('replicas sharing Redis', () => {
     const statuses = [];
     for (const app of [one, two, one, two, one, two]) statuses.push((await attempt(app)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+
+  it('count OAuth client registrations from every address together', async () => {
+    const statuses = [];
+    for (const [app, address] of [
+      [one, '192.0.2.21'],
+      [two, '192.0.2.22'],
+      [one, '192.0.2.23'],
+      [two, '192.0.2.24'],
+    ] as const)
+      statuses.push((await registration(app, address)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 429]);
   });
 
   it('keep working from their own memory while Redis is down, and share again when it is back', async () => {

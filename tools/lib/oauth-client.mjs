@@ -16,6 +16,18 @@ function keep(jar, response) {
   }
 }
 
+/** The query of an authorization request for /mcp's `resource`: the code flow with PKCE (S256). */
+export const authorizationQuery = ({ clientId, redirectUri, challenge, resource }) =>
+  new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'docs:read',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+  });
+
 /**
  * An access and a refresh token for /mcp at `baseURL`, as the reader of `sessionCookie`
  * (`__session=…`) allows a newly registered client named `clientName`.
@@ -40,15 +52,7 @@ export async function oauthTokens(baseURL, sessionCookie, clientName = 'Portal c
   const at = sessionCookie.indexOf('=');
   jar.set(sessionCookie.slice(0, at), sessionCookie.slice(at + 1));
   const resource = `${baseURL}/mcp`;
-  let url = `${baseURL}/oauth/authorize?${new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    response_type: 'code',
-    scope: 'docs:read',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    resource,
-  })}`;
+  let url = `${baseURL}/oauth/authorize?${authorizationQuery({ clientId, redirectUri: REDIRECT, challenge, resource })}`;
   let code = null;
   for (let step = 0; step < 12 && code === null; step++) {
     let response = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });

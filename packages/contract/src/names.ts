@@ -55,6 +55,12 @@ export const MEMBERSHIP_CSV_COLUMNS = ['email', 'organisation', 'groups'] as con
 /** The most rows (besides the header) one import of readers takes. */
 export const MAX_IMPORT_ROWS = 10_000;
 
+/** The most cells a row of an import may have (it needs three; a few more are refused row by row). */
+export const MAX_IMPORT_CELLS = 10;
+
+/** The longest cell of an import, in characters (an e-mail is at most 254; sixteen groups fit). */
+export const MAX_IMPORT_CELL_CHARS = 1000;
+
 /** The largest CSV file one import takes, in bytes (10,000 rows of long addresses and many groups fit). */
 export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
 

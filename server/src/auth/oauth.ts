@@ -3,6 +3,7 @@ import { createHash, generateKeyPairSync, hkdfSync } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
+import { checkRegistration } from './client-registration.js';
 import { classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
 
@@ -146,6 +147,16 @@ export class OAuthServer {
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
         id_token_signed_response_alg: 'ES256',
+      },
+      // Public clients only: no client secret is ever issued (discovery says so too).
+      clientAuthMethods: ['none'],
+      // A standard field named here so the provider hands each registration to the validator
+      // (ctx is set for registrations only), which checks it and trims what is stored.
+      extraClientMetadata: {
+        properties: ['client_name'],
+        validator: (ctx, _key, _value, metadata) => {
+          if (ctx !== undefined) checkRegistration(metadata as Record<string, unknown>);
+        },
       },
       // Every public client uses PKCE (S256, the only method oidc-provider 9 knows).
       pkce: { required: () => true },

@@ -57,20 +57,28 @@ export class OAuthRecords {
     const stored: OAuthPayload = { ...payload };
     if (!this.plain) delete stored.jti;
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null;
-    await this.db().query(
-      `insert into oauth_records (kind, id, payload, grant_id, account_id, session_uid, expires_at)
+    const upsert = `insert into oauth_records (kind, id, payload, grant_id, account_id, session_uid, expires_at)
        values ($1, $2, $3::jsonb, $4, $5, $6, $7::timestamptz)
        on conflict (kind, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
-         account_id = excluded.account_id, session_uid = excluded.session_uid, expires_at = excluded.expires_at`,
-      [
-        this.kind,
-        this.key(id),
-        JSON.stringify(stored),
-        typeof payload.grantId === 'string' ? payload.grantId : null,
-        this.kind === 'Grant' && typeof payload.accountId === 'string' ? payload.accountId : null,
-        this.kind === 'Session' && typeof payload.uid === 'string' ? payload.uid : null,
-        expiresAt,
-      ],
+         account_id = excluded.account_id, session_uid = excluded.session_uid, expires_at = excluded.expires_at`;
+    const values = [
+      this.kind,
+      this.key(id),
+      JSON.stringify(stored),
+      typeof payload.grantId === 'string' ? payload.grantId : null,
+      this.kind === 'Grant' && typeof payload.accountId === 'string' ? payload.accountId : null,
+      this.kind === 'Session' && typeof payload.uid === 'string' ? payload.uid : null,
+      expiresAt,
+    ];
+    if (this.kind !== 'Grant') {
+      await this.db().query(upsert, values);
+      return;
+    }
+    // A grant marks its client authorised in the same statement: the client is never pruned after it.
+    await this.db().query(
+      `with saved as (${upsert} returning 1)
+       update oauth_records set authorised_at = now() where kind = 'Client' and id = $8 and authorised_at is null`,
+      [...values, typeof payload.clientId === 'string' ? payload.clientId : null],
     );
   }
 
@@ -191,6 +199,25 @@ export async function revokeConnectedApp(db: Database, id: string, uid: string |
 /** Marks a grant used now (an access token of it was checked). */
 export async function markGrantUsed(db: Database, grantId: string): Promise<void> {
   await db.query(`update oauth_records set last_used_at = now() where kind = 'Grant' and id = $1`, [grantId]);
+}
+
+/** How long a client no reader has authorised is kept after it registered, in ms. */
+export const UNAUTHORISED_CLIENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes the clients that no reader ever authorised and that registered more than
+ * UNAUTHORISED_CLIENT_LIFETIME_MS before `now` (anyone may register one); the number deleted.
+ */
+export async function pruneUnauthorisedClients(db: Database, now: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `with gone as (
+       delete from oauth_records
+       where kind = 'Client' and authorised_at is null and created_at <= $1::timestamptz
+       returning 1)
+     select count(*)::int as n from gone`,
+    [new Date(now.getTime() - UNAUTHORISED_CLIENT_LIFETIME_MS).toISOString()],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Deletes what has expired (codes, tokens, interactions, sessions, grants); the number of rows. */

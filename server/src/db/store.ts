@@ -2,7 +2,7 @@ import { insertSearchEvents, type SearchEvent } from './activity.js';
 import { deleteOlderThan, insertAuditEvents, type AuditEvent } from './audit.js';
 import { openDatabase, type Database, type DatabaseConfig } from './database.js';
 import { migrate } from './migrations.js';
-import { pruneOAuthRecords } from './oauth.js';
+import { pruneOAuthRecords, pruneUnauthorisedClients } from './oauth.js';
 import { addPageViews, PageViewLog } from './page-views.js';
 import { EventRecorder, type RecorderStats } from './recorder.js';
 
@@ -115,8 +115,10 @@ export class Store {
     if (!this.isReady) return null;
     try {
       const deleted = await deleteOlderThan(this.db, new Date(now.getTime() - this.options.retentionDays * DAY_MS));
-      // Expired OAuth codes, tokens, interactions and grants go too (they are refused anyway).
+      // Expired OAuth codes, tokens, interactions and grants go too (they are refused anyway),
+      // and clients no reader authorised within a day (registration also prunes them).
       await pruneOAuthRecords(this.db);
+      await pruneUnauthorisedClients(this.db, now);
       if (deleted.audit + deleted.searches > 0)
         this.options.log.info({ ...deleted, retentionDays: this.options.retentionDays }, 'old activity deleted');
       return deleted;

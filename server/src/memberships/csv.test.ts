@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 import { describe, expect, it } from 'vitest';
 
 import { CsvFileError, membershipCsv, planImport, readMembershipCsv, type ImportState } from './csv.js';
@@ -13,12 +15,12 @@ const state: ImportState = {
   ]),
 };
 
-const plan = (text: string) => planImport(readMembershipCsv(text), state);
+const plan = async (text: string) => planImport(await readMembershipCsv(text), state);
 
 describe('reading a CSV of memberships', () => {
-  it('reads rows with their lines, trimmed, after a header in any case and a byte-order mark', () => {
+  it('reads rows with their lines, trimmed, after a header in any case and a byte-order mark', async () => {
     expect(
-      readMembershipCsv('\uFEFFEmail, Organisation ,GROUPS\n\n a@b.example ,lumen,"ui-basic player-basic"\n'),
+      await readMembershipCsv('\uFEFFEmail, Organisation ,GROUPS\n\n a@b.example ,lumen,"ui-basic player-basic"\n'),
     ).toEqual([{ line: 3, cells: ['a@b.example', 'lumen', 'ui-basic player-basic'] }]);
   });
 
@@ -29,22 +31,89 @@ describe('reading a CSV of memberships', () => {
     ['email,organisation,groups\n"a@b.example,lumen,\n', /a quoted value is never closed/],
     ['PK\u0003\u0004\u0000\u0000binary', /not CSV text/],
     ['email,organisation,groups\n\uFFFD\uFFFD,x,y\n', /not CSV text/],
-  ])('refuses the whole file %j', (text, reason) => {
-    expect(() => readMembershipCsv(text)).toThrow(CsvFileError);
-    expect(() => readMembershipCsv(text)).toThrow(reason);
+  ])('refuses the whole file %j', async (text, reason) => {
+    await expect(readMembershipCsv(text)).rejects.toThrow(CsvFileError);
+    await expect(readMembershipCsv(text)).rejects.toThrow(reason);
   });
 
-  it('refuses a file of more than 10,000 rows', () => {
+  it('refuses a file of more than 10,000 rows at the row past the limit', async () => {
     const rows = Array.from({ length: 10_001 }, (_, i) => `r${i}@x.example,,`).join('\n');
-    expect(() => readMembershipCsv(`email,organisation,groups\n${rows}\n`)).toThrow(
-      /10,001 rows; one import takes at most 10,000/,
+    await expect(readMembershipCsv(`email,organisation,groups\n${rows}\n`)).rejects.toThrow(
+      'The file has more than 10,000 rows (line 10002 is row 10,001); one import takes at most 10,000: split it',
     );
   });
 });
 
+const MiB = 1024 * 1024;
+const HEADER = 'email,organisation,groups\n';
+
+/** The longest time the event loop was held up, in ms, while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  await work().catch(() => undefined);
+  delay.disable();
+  return delay.max / 1e6;
+}
+
+describe('the limits of a CSV of memberships', () => {
+  it('refuses a row of more than 10 cells, naming its line', async () => {
+    const row = Array.from({ length: 11 }, (_, i) => `c${i}`).join(',');
+    await expect(readMembershipCsv(`${HEADER}a@b.example,,\n${row}\n`)).rejects.toThrow(
+      'Line 3 has more than 10 cells; a row has 3: email,organisation,groups',
+    );
+    // Ten cells are a row planImport refuses alone.
+    const ten = await readMembershipCsv(`${HEADER}${Array.from({ length: 10 }, () => 'x').join(',')}\n`);
+    expect(ten[0]?.cells).toHaveLength(10);
+  });
+
+  it('refuses a cell of more than 1,000 characters, naming its line', async () => {
+    await expect(readMembershipCsv(`${HEADER}a@b.example,${'o'.repeat(1001)},\n`)).rejects.toThrow(
+      'Line 2: a cell is longer than 1,000 characters',
+    );
+    const fits = await readMembershipCsv(`${HEADER}a@b.example,${'é'.repeat(1000)},\n`);
+    expect(fits[0]?.cells[1]).toHaveLength(1000);
+  });
+
+  // Each file is made inside its test: five of 4 MiB held at once would weigh on the collector.
+  it.each([
+    ['a row of four million commas', () => `${HEADER}${','.repeat(4 * MiB - 64)}`, /^Line 2 has more than 10 cells/],
+    [
+      'one quoted cell of 4 MiB',
+      () => `${HEADER}"${'a'.repeat(4 * MiB - 64)}"\n`,
+      /^Line 2: a cell is longer than 1,000/,
+    ],
+    ['a cell of 4 MiB over many lines', () => `${HEADER}"${'a\n'.repeat(2 * MiB - 64)}"`, /a cell is longer than/],
+    ['200,000 short rows', () => `${HEADER}${'a@b.example,,\n'.repeat((4 * MiB) / 14 - 4)}`, /more than 10,000 rows/],
+    ['rows of ten empty cells', () => `${HEADER}${',,,,,,,,,\n'.repeat((4 * MiB) / 10 - 4)}`, /more than 10,000 rows/],
+  ])('refuses %s without holding up the event loop', async (_name, make, reason) => {
+    const text = make();
+    expect(text.length).toBeLessThanOrEqual(4 * MiB);
+    let refusal: unknown;
+    const stall = await longestStall(() => readMembershipCsv(text).catch((error: unknown) => (refusal = error)));
+    expect(refusal).toBeInstanceOf(CsvFileError);
+    expect((refusal as Error).message).toMatch(reason);
+    expect(stall).toBeLessThan(200);
+  });
+
+  it('reads 4 MiB of 10,000 long rows a slice at a time, the event loop never held up for long', async () => {
+    const rows = Array.from(
+      { length: 10_000 },
+      (_, i) => `${String(i).padStart(5, '0')}${'e'.repeat(240)}@b.example,${'o'.repeat(60)},${'g'.repeat(100)}`,
+    );
+    const text = `${HEADER}${rows.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(4 * 1_000_000);
+    let read: Awaited<ReturnType<typeof readMembershipCsv>> = [];
+    const stall = await longestStall(async () => (read = await readMembershipCsv(text)));
+    expect(read).toHaveLength(10_000);
+    expect(read[9_999]?.line).toBe(10_001);
+    expect(stall).toBeLessThan(200);
+  });
+});
+
 describe('planning an import', () => {
-  it('says per row what changes: new, moved, groups, removed, unchanged', () => {
-    const result = plan(
+  it('says per row what changes: new, moved, groups, removed, unchanged', async () => {
+    const result = await plan(
       [
         'email,organisation,groups',
         'new@lumen.example,lumen,ui-basic',
@@ -77,14 +146,14 @@ describe('planning an import', () => {
     ]);
   });
 
-  it('names no change for a row that says what is already there', () => {
-    const result = plan('email,organisation,groups\nana@northwind.example,Northwind,player-basic\n');
+  it('names no change for a row that says what is already there', async () => {
+    const result = await plan('email,organisation,groups\nana@northwind.example,Northwind,player-basic\n');
     expect(result.changes.map((c) => c.change)).toEqual(['unchanged']);
     expect(result.writes).toEqual([]);
   });
 
-  it('refuses each bad row with its reason, and keeps the good ones apart', () => {
-    const result = plan(
+  it('refuses each bad row with its reason, and keeps the good ones apart', async () => {
+    const result = await plan(
       [
         'email,organisation,groups',
         'not-an-address,lumen,',
@@ -112,7 +181,7 @@ describe('planning an import', () => {
     expect(result.counts.refused).toBe(8);
   });
 
-  it('reads back what it exports', () => {
+  it('reads back what it exports', async () => {
     const text = membershipCsv([
       { email: 'ana@northwind.example', organisationId: 'northwind', groups: ['player-basic', 'ui-basic'] },
       { email: 'cy@solo.example', organisationId: null, groups: ['ui-basic'] },
@@ -120,8 +189,26 @@ describe('planning an import', () => {
     expect(text).toBe(
       'email,organisation,groups\nana@northwind.example,northwind,player-basic ui-basic\ncy@solo.example,,ui-basic\n',
     );
-    const again = plan(text);
+    const again = await plan(text);
     expect(again.refused).toEqual([]);
     expect(again.changes.map((c) => c.change)).toEqual(['groups', 'unchanged']);
+  });
+
+  it('exports an address that starts like a formula with a leading quote, and reads it back as it was', async () => {
+    const text = membershipCsv([
+      { email: '=hyperlink(x)@evil.example', organisationId: null, groups: [] },
+      { email: '+1@x.example', organisationId: 'lumen', groups: [] },
+      { email: '-2@x.example', organisationId: null, groups: ['ui-basic'] },
+    ]);
+    expect(text.split('\n').slice(1, 4)).toEqual([
+      "'=hyperlink(x)@evil.example,,",
+      "'+1@x.example,lumen,",
+      "'-2@x.example,,ui-basic",
+    ]);
+    expect((await readMembershipCsv(text)).map((row) => row.cells[0])).toEqual([
+      '=hyperlink(x)@evil.example',
+      '+1@x.example',
+      '-2@x.example',
+    ]);
   });
 });

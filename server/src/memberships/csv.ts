@@ -1,10 +1,19 @@
-import { CsvError, parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import { MAX_GROUPS, MAX_IMPORT_ROWS, MEMBERSHIP_CSV_COLUMNS } from '@portal/contract/names';
+import { CsvError, parse } from 'csv-parse';
+
+import {
+  MAX_GROUPS,
+  MAX_IMPORT_CELL_CHARS,
+  MAX_IMPORT_CELLS,
+  MAX_IMPORT_ROWS,
+  MEMBERSHIP_CSV_COLUMNS,
+} from '@portal/contract/names';
 import type { ImportChange, ImportRefusal, ImportReport } from '@portal/contract';
 
-/** The whole file is refused (not text, no header, a quote left open, too many rows): nothing changes. */
+import { cellBeforeNeutralising, spreadsheetCsv } from '../spreadsheet-csv.js';
+
+/** The whole file is refused (not text, no header, a quote left open, a limit passed): nothing changes. */
 export class CsvFileError extends Error {}
 
 /** A row of the file: its line (the header is line 1) and its cells, trimmed. */
@@ -39,10 +48,25 @@ export interface ImportPlan {
 
 const HEADER = MEMBERSHIP_CSV_COLUMNS.join(',');
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const count = (n: number): string => n.toLocaleString('en');
+
+/** How much of the file the parser takes between two turns of the event loop, in bytes. */
+const SLICE_BYTES = 1024;
+
+/**
+ * What the parser may hold of one row before it gives up: more than any row within the limits
+ * (its cells counted in characters, the cell being read in bytes, four at most to a character).
+ */
+const ROW_BUFFER = 4 * (MAX_IMPORT_CELLS + 1) * MAX_IMPORT_CELL_CHARS;
+
+const tooManyCells = (line: number): string =>
+  `Line ${line} has more than ${MAX_IMPORT_CELLS} cells; a row has ${MEMBERSHIP_CSV_COLUMNS.length}: ${HEADER}`;
+const cellTooLong = (line: number): string =>
+  `Line ${line}: a cell is longer than ${count(MAX_IMPORT_CELL_CHARS)} characters`;
 
 /** Words for the CSV parser's refusals that a person can act on. */
 function parserMessage(error: CsvError): string {
-  const line = (error as CsvError & { lines?: number }).lines;
+  const { lines: line, index } = error as CsvError & { lines?: number; index?: number };
   const at = line ? `Line ${line}: ` : '';
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
@@ -51,45 +75,83 @@ function parserMessage(error: CsvError): string {
       return `${at}a quoted value goes on after its closing quote`;
     case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
       return `${at}text follows a closing quote`;
+    case 'CSV_MAX_RECORD_SIZE':
+      // Past the last cell allowed, the parser keeps the rest of the row as one cell (ignore_last_delimiters).
+      return (index ?? 0) >= MAX_IMPORT_CELLS ? tooManyCells(line ?? 0) : cellTooLong(line ?? 0);
     default:
       return `${at}${error.message}`;
   }
 }
 
+/** Checks the first row against the header; throws CsvFileError with what it reads instead. */
+function checkHeader(cells: readonly string[]): void {
+  const names = cells.map((cell) => cell.toLowerCase());
+  if (names.length === 1 && /[;\t|]/.test(names[0] ?? ''))
+    throw new CsvFileError(`Separate the columns with commas: the header must read ${HEADER}`);
+  if (names.join(',') !== HEADER)
+    throw new CsvFileError(`The first line must be the header ${HEADER} (it reads "${cells.join(',').slice(0, 80)}")`);
+}
+
 /**
  * Reads a CSV of readers' memberships (`email,organisation,groups`, a header first) into
- * rows, with a kept parser (csv-parse). A file that is not CSV text at all is refused as a
- * whole; a row with the wrong number of cells is kept, for `planImport` to refuse alone.
+ * rows, with a kept parser (csv-parse) fed a slice at a time, so a large file never holds up
+ * other requests. A file that is not CSV text, lacks the header or passes a limit (rows,
+ * cells of a row, characters of a cell) is refused as a whole, at the line where it does;
+ * a row with the wrong number of cells is kept, for `planImport` to refuse alone. A leading '
+ * that `membershipCsv` put before a formula character is dropped, so an export reads back.
  */
-export function readMembershipCsv(text: string): CsvRow[] {
+export async function readMembershipCsv(text: string): Promise<CsvRow[]> {
   const body = text.replace(/^\uFEFF/, '');
   // NUL bytes or characters that were not UTF-8: a spreadsheet's binary file, an image, a zip.
   if (body.includes('\u0000') || body.includes('\uFFFD'))
     throw new CsvFileError('The file is not CSV text (UTF-8); save it as CSV and try again');
   if (body.trim() === '') throw new CsvFileError(`The file is empty; its first line must be the header ${HEADER}`);
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(body, { relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as {
-      record: string[];
-      info: { lines: number };
-    }[];
-  } catch (error) {
-    if (error instanceof CsvError) throw new CsvFileError(parserMessage(error));
-    throw error;
+  const rows: CsvRow[] = [];
+  let header = true;
+  const parser = parse({
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+    // A row's cells past the limit stay one last cell, which the row buffer below bounds.
+    ignore_last_delimiters: MAX_IMPORT_CELLS + 1,
+    max_record_size: ROW_BUFFER,
+    on_record: (cells: string[], { lines: line }: { lines: number }) => {
+      if (header) {
+        header = false;
+        checkHeader(cells);
+        return null;
+      }
+      if (cells.length > MAX_IMPORT_CELLS) throw new CsvFileError(tooManyCells(line));
+      if (cells.some((cell) => cell.length > MAX_IMPORT_CELL_CHARS)) throw new CsvFileError(cellTooLong(line));
+      if (rows.length === MAX_IMPORT_ROWS)
+        throw new CsvFileError(
+          `The file has more than ${count(MAX_IMPORT_ROWS)} rows (line ${line} is row ${count(MAX_IMPORT_ROWS + 1)}); one import takes at most ${count(MAX_IMPORT_ROWS)}: split it`,
+        );
+      rows.push({ line, cells: cells.map(cellBeforeNeutralising) });
+      return null;
+    },
+  });
+  let failure: unknown = null;
+  const done = new Promise<void>((resolve) => {
+    parser.on('error', (error) => {
+      failure = error;
+      resolve();
+    });
+    parser.on('end', resolve);
+  });
+  // Rows are collected by on_record; nothing is read from the stream but its end.
+  parser.resume();
+  const bytes = Buffer.from(body, 'utf8');
+  for (let at = 0; at < bytes.length && failure === null; at += SLICE_BYTES) {
+    parser.write(bytes.subarray(at, at + SLICE_BYTES));
+    await nextTurn();
   }
-  const [header, ...rows] = records;
-  const names = (header?.record ?? []).map((cell) => cell.toLowerCase());
-  if (names.length === 1 && /[;\t|]/.test(names[0] ?? ''))
-    throw new CsvFileError(`Separate the columns with commas: the header must read ${HEADER}`);
-  if (names.join(',') !== HEADER)
-    throw new CsvFileError(
-      `The first line must be the header ${HEADER} (it reads "${(header?.record ?? []).join(',').slice(0, 80)}")`,
-    );
-  if (rows.length > MAX_IMPORT_ROWS)
-    throw new CsvFileError(
-      `The file has ${rows.length.toLocaleString('en')} rows; one import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')}: split it`,
-    );
-  return rows.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  if (failure === null) parser.end();
+  await done;
+  if (failure instanceof CsvFileError) throw failure;
+  if (failure instanceof CsvError) throw new CsvFileError(parserMessage(failure));
+  if (failure !== null) throw failure;
+  return rows;
 }
 
 const quoted = (names: readonly string[]): string => names.map((name) => `"${name}"`).join(', ');
@@ -190,10 +252,13 @@ export function planImport(rows: readonly CsvRow[], state: ImportState): ImportP
   return { rows: rows.length, changes, refused, counts, writes };
 }
 
-/** Memberships as a CSV that `readMembershipCsv` reads back: the same columns, groups separated by spaces. */
+/**
+ * Memberships as a CSV that `readMembershipCsv` reads back: the same columns, groups separated
+ * by spaces, a cell that starts like a formula neutralised as the audit export does.
+ */
 export function membershipCsv(memberships: readonly (Placement & { email: string })[]): string {
-  return stringify(
+  return spreadsheetCsv(
+    MEMBERSHIP_CSV_COLUMNS,
     memberships.map((membership) => [membership.email, membership.organisationId ?? '', membership.groups.join(' ')]),
-    { header: true, columns: [...MEMBERSHIP_CSV_COLUMNS], record_delimiter: '\n' },
   );
 }

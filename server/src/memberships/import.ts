@@ -24,13 +24,13 @@ const stateOf = (data: AccessData): ImportState => ({
 export const membershipImports = {
   /** What the file would do now (throws CsvFileError for a file that is not a CSV of memberships). */
   async preview(db: Database, text: string): Promise<ImportPlan> {
-    const rows = readMembershipCsv(text);
+    const rows = await readMembershipCsv(text);
     return planImport(rows, stateOf(await loadAccessData(db)));
   },
 
   /** Applies the file when no row is refused; the plan says what was (or, with refusals, would have been) done. */
   async apply(db: Database, text: string): Promise<{ plan: ImportPlan; applied: boolean }> {
-    const rows = readMembershipCsv(text);
+    const rows = await readMembershipCsv(text);
     return db.transaction(async (tx) => {
       // Two imports at once would each plan against rows the other is changing.
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', ['reader_memberships:import']);

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { policy, unitsOfGroups } from '@portal/access';
@@ -26,6 +25,7 @@ import { AUDIT_KINDS, cursorOf, queryAudit, type AuditFilter, type AuditKind, ty
 import { insights } from '../db/insights.js';
 import { ADMIN_PATH } from '../plugins/guards.js';
 import { administers, ReaderService, type Actor } from '../readers-service.js';
+import { spreadsheetCsv } from '../spreadsheet-csv.js';
 import type { Mail } from '../mail.js';
 import type { GateContext } from './context.js';
 
@@ -73,7 +73,8 @@ const CSV_COLUMNS = [
 ] as const;
 
 function toCsv(rows: readonly AuditRow[]): string {
-  return stringify(
+  return spreadsheetCsv(
+    CSV_COLUMNS,
     rows.map((row) =>
       CSV_COLUMNS.map((column) => {
         const value = row[column];
@@ -82,9 +83,6 @@ function toCsv(rows: readonly AuditRow[]): string {
         return value ?? '';
       }),
     ),
-    // A cell that starts like a formula (=, +, -, @, tab, CR) gets a leading ' (OWASP's CSV
-    // injection advice): an e-mail or page name is never run by the spreadsheet that opens it.
-    { header: true, columns: [...CSV_COLUMNS], escape_formulas: true },
   );
 }
 

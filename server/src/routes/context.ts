@@ -47,4 +47,6 @@ export interface GateContext {
   ): void;
   /** The portal's outgoing mail (SMTP_URL), or null when none is set. */
   mailer: Mailer | null;
+  /** The time now in ms: `Date.now`, or the clock a test gives the app. */
+  clock: () => number;
 }

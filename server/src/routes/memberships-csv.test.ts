@@ -182,6 +182,37 @@ describe('importing and exporting readers as CSV', () => {
     expect(json.statusCode).toBe(415);
   });
 
+  it('refuses a row of more than 10 cells and a cell of more than 1,000 characters, naming the limit and the line', async () => {
+    const before = await exported();
+    const wide = await importCsv(
+      `email,organisation,groups\na-${suffix}@csv.example,,\n${','.repeat(4_000_000)}\n`,
+      true,
+    );
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json()).toEqual({
+      error: 'Line 3 has more than 10 cells; a row has 3: email,organisation,groups',
+    });
+    const long = await importCsv(
+      `email,organisation,groups\nb-${suffix}@csv.example,"${'o'.repeat(3_000_000)}",\n`,
+      true,
+    );
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ error: 'Line 2: a cell is longer than 1,000 characters' });
+    expect(await exported()).toBe(before);
+  });
+
+  it('exports an address that starts like a formula with a leading quote, and takes the export back unchanged', async () => {
+    const email = `=hyperlink-${suffix}@csv.example`;
+    const imported = await importCsv(`email,organisation,groups\n${email},${organisation},\n`, true);
+    expect(imported.statusCode, imported.body).toBe(200);
+    const csv = await exported();
+    expect(rowOf(csv, `'${email}`)).toBe(`'${email},${organisation},`);
+    expect(rowOf(csv, email)).toBeUndefined();
+    const again = (await importCsv(csv)).json() as ImportReport;
+    expect(again.refused).toEqual([]);
+    expect(again.changes.find((change) => change.email === email)?.change).toBe('unchanged');
+  });
+
   it('imports 10,000 rows in one go within 10 s', async () => {
     const rows = Array.from(
       { length: 10_000 },

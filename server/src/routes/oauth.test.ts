@@ -1,39 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto';
-
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { queryAudit } from '../db/audit.js';
 import { ORIGIN, readyTestApp, sharedStore, signInCookie } from '../test/harness.js';
+import {
+  authorize as authorizeIn,
+  exchange as exchangeIn,
+  pkce,
+  refresh as refreshIn,
+  registration,
+  RESOURCE,
+  SITE,
+} from '../test/oauth-flow.js';
 import type { EmulatorReaders } from '../test/readers.js';
 import { makeTestSite, STAFF_CANARY } from '../test/test-site.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
-const REDIRECT = 'http://127.0.0.1:53682/callback';
-/** The portal's origin as URLs write it (the harness's Host names port 80). */
-const SITE = new URL(ORIGIN).origin;
-const RESOURCE = `${SITE}/mcp`;
-
-/** A PKCE pair (RFC 7636, S256), as a client makes it. */
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-/** The cookies a response set, merged into a browser's jar (name → value). */
-function keep(jar: Map<string, string>, setCookie: string | string[] | undefined): void {
-  for (const line of [setCookie ?? []].flat()) {
-    const [pair] = line.split(';');
-    const at = pair?.indexOf('=') ?? -1;
-    if (!pair || at < 0) continue;
-    const name = pair.slice(0, at).trim();
-    const value = pair.slice(at + 1);
-    if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') jar.delete(name);
-    else jar.set(name, value);
-  }
-}
-const cookieHeader = (jar: Map<string, string>): string =>
-  [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
 describe('OAuth for /mcp', () => {
   let app: FastifyInstance;
@@ -48,21 +30,8 @@ describe('OAuth for /mcp', () => {
 
   let registrations = 0;
   const register = async (name = 'Test assistant'): Promise<string> => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/oauth/register',
-      // Registrations are limited per client address: each test client comes from one of its own.
-      remoteAddress: `198.51.100.${++registrations}`,
-      payload: {
-        client_name: name,
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-        // As the MCP SDK's client registers: with the scope the resource's metadata names.
-        scope: 'docs:read',
-      },
-    });
+    // Registrations are limited per client address: each test client comes from one of its own.
+    const response = await registration(app, `198.51.100.${++registrations}`, { client_name: name });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ client_id: string }>().client_id;
   };
@@ -72,75 +41,10 @@ describe('OAuth for /mcp', () => {
     return { ...account, cookie: await signInCookie(app, await readers.signIn(account.email, account.password)) };
   };
 
-  /** A browser with `cookie` (a session) going through authorize, sign-in and consent; the code it brings back. */
-  const authorize = async (clientId: string, cookie: string, challenge: string, decision = 'allow'): Promise<URL> => {
-    const jar = new Map<string, string>();
-    const [name, value] = cookie.split('=', 2) as [string, string];
-    jar.set(name, cookie.slice(name.length + 1) || value);
-    const query = new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'docs:read',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'state-1',
-      resource: RESOURCE,
-    });
-    let url = `/oauth/authorize?${query}`;
-    let method: 'GET' | 'POST' = 'GET';
-    for (let step = 0; step < 12; step++) {
-      const response = await app.inject({
-        method,
-        url,
-        headers: {
-          cookie: cookieHeader(jar),
-          ...(method === 'POST' ? { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        },
-        ...(method === 'POST' ? { payload: `decision=${decision}` } : {}),
-      });
-      keep(jar, response.headers['set-cookie']);
-      method = 'GET';
-      if (response.statusCode === 200) {
-        // The consent page: it names the client, and the reader answers.
-        expect(response.body).toContain('Allow');
-        method = 'POST';
-        continue;
-      }
-      expect([302, 303], `${url}: ${response.statusCode} ${response.body}`).toContain(response.statusCode);
-      const location = new URL(String(response.headers.location), ORIGIN);
-      if (location.href.startsWith(REDIRECT)) return location;
-      url = location.pathname + location.search;
-    }
-    throw new Error('the authorization never came back to the client');
-  };
-
-  const exchange = (clientId: string, code: string, verifier: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        code_verifier: verifier,
-        resource: RESOURCE,
-      }).toString(),
-    });
-
-  const refresh = (clientId: string, refreshToken: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: clientId,
-      }).toString(),
-    });
+  const authorize = (clientId: string, cookie: string, challenge: string, decision = 'allow') =>
+    authorizeIn(app, clientId, cookie, challenge, decision);
+  const exchange = (clientId: string, code: string, verifier: string) => exchangeIn(app, clientId, code, verifier);
+  const refresh = (clientId: string, refreshToken: string) => refreshIn(app, clientId, refreshToken);
 
   const readPage = (token: string, path: string) =>
     app.inject({

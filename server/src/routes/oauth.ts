@@ -1,5 +1,6 @@
 import { parse as parseForm } from 'node:querystring';
 
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { loginUrlFor, policy } from '@portal/access';
@@ -14,7 +15,7 @@ import {
 
 import type { Reader } from '../auth/identity.js';
 import { DOCS_SCOPE, mcpResource } from '../auth/oauth.js';
-import { connectedApps, revokeConnectedApp } from '../db/oauth.js';
+import { connectedApps, pruneUnauthorisedClients, revokeConnectedApp } from '../db/oauth.js';
 import { oauthConsentPage, oauthErrorPage } from '../pages.js';
 import { settleOutcome } from '../plugins/reader.js';
 import type { GateContext } from './context.js';
@@ -23,6 +24,46 @@ import type { GateContext } from './context.js';
 export const OAUTH_REQUESTS_PER_MINUTE = 60;
 /** Client registrations one client address may make a minute: a client registers once. */
 export const OAUTH_REGISTRATIONS_PER_MINUTE = 10;
+
+/**
+ * The limits of anonymous registration: per client address, and across every address
+ * (OAUTH_REGISTRATION_RATE_LIMIT), both on the app's rate-limit store, so replicas count together
+ * with Redis. Past either, a 429 with Retry-After and an OAuth error; the per-address limit is
+ * asked first, so one address's flood does not spend the shared budget.
+ */
+function registrationLimits(app: FastifyInstance, perMinuteInAll: number) {
+  const minute = 60_000;
+  const limits = [
+    {
+      limit: app.createRateLimit({
+        max: OAUTH_REGISTRATIONS_PER_MINUTE,
+        timeWindow: minute,
+        keyGenerator: (request) => `oauth-register:${request.ip ? normalizeIP(request.ip) : 'no-address'}`,
+      }),
+      from: 'from this address',
+    },
+    {
+      limit: app.createRateLimit({ max: perMinuteInAll, timeWindow: minute, keyGenerator: () => 'oauth-register:all' }),
+      from: 'on this portal',
+    },
+  ];
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    for (const { limit, from } of limits) {
+      const state = await limit(request);
+      if (state.isAllowed || !state.isExceeded) continue;
+      const wait = state.ttlInSeconds > 0 ? state.ttlInSeconds : minute / 1000;
+      return reply
+        .code(429)
+        .header('retry-after', String(wait))
+        .header('cache-control', 'no-store')
+        .send({
+          error: 'temporarily_unavailable',
+          error_description: `Too many client registrations ${from} this minute; try again in ${wait} s`,
+        });
+    }
+    return undefined;
+  };
+}
 
 /** The origin the portal answers at for this request: PUBLIC_URL, else the Host it was asked by. */
 export const originOf = (ctx: Pick<GateContext, 'config'>, request: FastifyRequest): string =>
@@ -128,10 +169,20 @@ export async function oauthRoutes(app: FastifyInstance, ctx: GateContext): Promi
       { schema: hidden, config: perAddress(OAUTH_REQUESTS_PER_MINUTE) },
       (request, reply) => toProvider(request, reply),
     );
+    // Clients no reader authorised within a day go as new ones come (and daily: db/store.ts).
+    const pruneClients = async (request: FastifyRequest): Promise<void> => {
+      if (!ctx.store.readyNow) return;
+      await pruneUnauthorisedClients(ctx.store.db, new Date(ctx.clock())).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not prune the OAuth clients no reader authorised'),
+      );
+    };
     scope.post(
       '/oauth/register',
-      { schema: hidden, config: perAddress(OAUTH_REGISTRATIONS_PER_MINUTE) },
-      (request, reply) => toProvider(request, reply),
+      { schema: hidden, onRequest: registrationLimits(app, ctx.config.oauthRegistrationsPerMinute) },
+      async (request, reply) => {
+        await pruneClients(request);
+        await toProvider(request, reply);
+      },
     );
     scope.route({
       method: ['GET', 'POST', 'OPTIONS'],
