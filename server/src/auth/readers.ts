@@ -1,22 +1,10 @@
 import type { Auth, UserRecord } from 'firebase-admin/auth';
 
 import { claimedGroups, groupsOfAccount, policy } from '@portal/access';
+import type { ReaderAccount } from '@portal/contract';
 
-/** An account as an administrator sees it: who, in which groups, and why. */
-export interface ReaderAccount {
-  uid: string;
-  email: string | null;
-  emailVerified: boolean;
-  disabled: boolean;
-  /** What an administrator set (the `groups` custom claim). */
-  claimedGroups: string[];
-  /** What the account reads with: the claim plus the e-mail-domain rules. Empty: no access. */
-  groups: string[];
-  createdAt: string | null;
-  lastSignInAt: string | null;
-  /** `password`, `github.com`, … */
-  providers: string[];
-}
+/** An account as an administrator sees it: the contract's (who, in which groups, and why). */
+export type { ReaderAccount };
 
 export type ReaderErrorCode =
   | 'unknown-reader'

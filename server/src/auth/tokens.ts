@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { LRUCache } from 'lru-cache';
 
+import type { AdminToken } from '@portal/contract';
 import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX, type TOKEN_SCOPES } from '@portal/contract/names';
 
 import { AuthError, classify } from './errors.js';
@@ -22,19 +23,8 @@ export class TooManyTokensError extends Error {
 /** What a token is for: `read`, the agent surfaces; `admin`, the administration API and nothing else. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
-/** A personal access token as stored: never its secret, only a hash of it. */
-export interface TokenRecord {
-  id: string;
-  uid: string;
-  email: string;
-  name: string;
-  hint: string;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  scope: TokenScope;
-}
+/** A personal access token as stored, whose it is too (the contract's `AdminToken`): never its secret, only a hash of it. */
+export type TokenRecord = AdminToken;
 
 /** A token to store: its secret only as a hash. */
 export interface NewToken {

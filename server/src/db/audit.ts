@@ -1,3 +1,5 @@
+import type { AuditRow } from '@portal/contract';
+
 import type { Database } from './database.js';
 import { deletePageViewsBefore, queryPageViews, type StoredPageView } from './page-views.js';
 
@@ -70,20 +72,8 @@ export interface AuditEvent {
   demo?: boolean;
 }
 
-export interface AuditRow {
-  id: string;
-  at: string;
-  kind: AuditKind;
-  actorUid: string | null;
-  actorEmail: string | null;
-  subjectUid: string | null;
-  subjectEmail: string | null;
-  path: string | null;
-  groups: string[];
-  detail: Record<string, unknown>;
-  clientIp: string | null;
-  demo: boolean;
-}
+/** An event of the trail as the admin API answers it (the contract's). */
+export type { AuditRow };
 
 export interface AuditFilter {
   kinds?: readonly AuditKind[];

@@ -1,3 +1,5 @@
+import type { Insights } from '@portal/contract';
+
 import type { Database } from './database.js';
 
 export interface InsightsQuery {
@@ -9,51 +11,10 @@ export interface InsightsQuery {
   pages: readonly string[];
 }
 
-/** One assistant: the personal token's or OAuth client's name, and what it did in the period. */
-export interface AssistantClient {
-  kind: 'token' | 'oauth';
-  name: string;
-  views: number;
-  searches: number;
-  withoutResults: number;
-}
-
 /** What assistants did for readers (MCP, the search API, `.md` pages and llms files with a token or OAuth). */
-export interface AssistantInsights {
-  views: number;
-  /** Readers who had an assistant read or search for them. */
-  readers: number;
-  searches: number;
-  withoutResults: number;
-  clients: AssistantClient[];
-  topSearches: { query: string; times: number }[];
-  /** Assistants' searches that found nothing, with the clients that made them. */
-  failed: { query: string; times: number; lastAt: string; clients: string[] }[];
-}
-
-export interface Insights {
-  period: { from: string; to: string; group: string | null };
-  /** Every view, readers' and assistants'; `own` those readers made themselves, with their session. */
-  views: { total: number; readers: number; own: number; byDay: { day: string; views: number }[] };
-  mostRead: { path: string; views: number; readers: number }[];
-  leastRead: { path: string; views: number; readers: number }[];
-  neverRead: string[];
-  /** The readers' own searches, in the site's search box. */
-  searches: {
-    total: number;
-    withoutResults: number;
-    top: { query: string; times: number }[];
-    failed: { query: string; times: number; lastAt: string }[];
-  };
-  assistants: AssistantInsights;
-  ratings: {
-    path: string;
-    helpful: number;
-    notHelpful: number;
-    comments: { helpful: boolean; comment: string; at: string }[];
-  }[];
-  demo: boolean;
-}
+type AssistantInsights = Insights['assistants'];
+/** One assistant: the personal token's or OAuth client's name, and what it did in the period. */
+type AssistantClient = AssistantInsights['clients'][number];
 
 const day = (value: Date | string): string => new Date(value).toISOString().slice(0, 10);
 

@@ -2,26 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { SourceState } from '@portal/contract';
+import type { CachedSource } from '@portal/sync';
 
-/**
- * What `npm run sync` keeps of each source in the content cache's state.json (packages/sync,
- * its `CachedSource`), as far as the gate reads it. Read here, not with @portal/sync's
- * `readState`: that package brings pacote and git, which the gate's runtime image leaves out.
- */
-interface CachedSource {
-  kind: string;
-  package?: string;
-  repository?: string;
-  path?: string;
-  fetchedAt?: string;
-  offline?: boolean;
-  error?: string;
-  releases?: { version: string }[];
-  versions?: { version: string; notes?: string[]; manifest?: { repository?: string } }[];
-  refused?: { version: string; reason: string; at?: string }[];
-  api?: { version: string; error?: string; refused?: { name: string; reason: string }[] }[];
-}
-
+// What `npm run sync` keeps of each source (packages/sync's `CachedSource`): its type only, and
+// the file is read here, not with @portal/sync's `readState`, whose pacote and git the runtime image leaves out.
 export interface CacheState {
   syncedAt: string | null;
   sources: Record<string, CachedSource>;
