@@ -1,3 +1,5 @@
+import type { ReaderChange } from '@portal/contract';
+
 import { ReaderError, type ReaderAccount, type ReaderDirectory } from './auth/readers.js';
 import { saveInvitation, withdrawInvitation } from './db/activity.js';
 import type { AuditEvent } from './db/audit.js';
@@ -27,12 +29,6 @@ export interface ReaderServiceOptions {
   removed?(uid: string): void;
   /** The database, for invitations by provider; null while it cannot be reached. */
   database?(): Database | null;
-}
-
-/** Before and after of a change to a reader. */
-export interface ReaderChange {
-  before: ReaderAccount;
-  after: ReaderAccount;
 }
 
 /** The group that administers the portal (the policy's administration section). */

@@ -1,3 +1,5 @@
+import type { Feedback, Invitation } from '@portal/contract';
+
 import type { Database } from './database.js';
 import type { ViewClient } from './page-views.js';
 
@@ -40,14 +42,6 @@ export async function insertSearchEvents(db: Pick<Database, 'query'>, events: re
     `insert into search_events (at, uid, groups, query, results, demo, via, client_kind, client) values ${rows.join(', ')}`,
     params,
   );
-}
-
-/** A reader's answer to "Was this page helpful?". */
-export interface Feedback {
-  path: string;
-  helpful: boolean;
-  comment: string | null;
-  updatedAt: string;
 }
 
 /** Records or changes a reader's answer for a page: one answer per reader and page. */
@@ -96,14 +90,6 @@ export async function feedbackOf(db: Database, uid: string, path: string): Promi
   return row
     ? { path: row.path, helpful: row.helpful, comment: row.comment, updatedAt: new Date(row.updated_at).toISOString() }
     : null;
-}
-
-/** An open invitation: a reader invited by e-mail, to get `groups` at their first sign-in with it. */
-export interface Invitation {
-  email: string;
-  groups: string[];
-  invitedBy: string;
-  createdAt: string;
 }
 
 export async function saveInvitation(

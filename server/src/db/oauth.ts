@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import type { ConnectedApp as ContractApp } from '@portal/contract';
+
 import type { Database } from './database.js';
 
 /*
@@ -128,17 +130,8 @@ export class OAuthRecords {
   }
 }
 
-/** A client a reader authorised, as /account and administrators see it. */
-export interface ConnectedApp {
-  /** The grant's id: what Revoke names. */
-  id: string;
-  uid: string;
-  clientId: string;
-  clientName: string;
-  authorisedAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
+/** A client a reader authorised, as /account sees it (the contract's), and whose it is. */
+export type ConnectedApp = ContractApp & { uid: string };
 
 interface RawApp {
   id: string;

@@ -14,6 +14,7 @@ import {
 } from '@portal/search';
 
 import { markdownUrl } from '@portal/built-site';
+import type { SearchResult } from '@portal/contract';
 import type { Site } from '../site.js';
 import { searchFilesBody } from './search-files.js';
 
@@ -30,17 +31,6 @@ export function plainText(excerpt: string): string {
     .replace(/&(?:lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity] ?? entity)
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** One result of the search API and of the MCP tool. */
-export interface SearchResult {
-  title: string;
-  /** The page's path on the site. */
-  url: string;
-  /** The same page as Markdown. */
-  mdUrl: string;
-  /** Text around the matched words, plain. */
-  snippet: string;
 }
 
 /**
