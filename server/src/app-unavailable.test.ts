@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ORIGIN, signInCookie, testApp } from './test/harness.js';
+import { ORIGIN, signInCookie, testAppBehindProxy } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';
-import { SwitchableProxy } from './test/switchable-proxy.js';
+import type { SwitchableProxy } from './test/switchable-proxy.js';
 import { makeTestSite, PRIVATE_CANARY } from './test/test-site.js';
 
 // Its own file, so its own process: the Admin SDK reads the emulator host from the environment.
@@ -13,14 +13,7 @@ describe('when the identity service cannot be reached', () => {
   let proxy: SwitchableProxy;
 
   beforeAll(async () => {
-    const started = await SwitchableProxy.start(inject('emulatorHost'));
-    proxy = started.proxy;
-    // No verification cache: every private request asks the identity service.
-    ({ app, readers } = await testApp(await makeTestSite(), {
-      FIREBASE_AUTH_EMULATOR_HOST: started.host,
-      SESSION_CACHE_TTL_SECONDS: '0',
-      IDENTITY_TIMEOUT_MS: '1000',
-    }));
+    ({ app, readers, proxy } = await testAppBehindProxy(await makeTestSite()));
   });
   afterAll(async () => {
     await app.close();

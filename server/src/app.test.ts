@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { unitsOfGroups } from '@portal/access';
+import { GROUPS_HINT_COOKIE, SESSION_COOKIE } from '@portal/contract/names';
 
-import { GROUPS_HINT_COOKIE, SESSION_COOKIE } from './app.js';
 import { loggerOptions } from './logging.js';
 import { ORIGIN, signInCookie, testApp } from './test/harness.js';
 import type { EmulatorReaders } from './test/readers.js';

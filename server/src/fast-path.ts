@@ -1,35 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+
+import type { FastifyServerFactory } from 'fastify';
 
 import { mayRead } from '@portal/access';
 
 import type { Reader } from './auth/identity.js';
 import { surfaceOfFile, type Metrics } from './metrics.js';
-import { SESSION_LOOKUP, type SessionLookup } from './plugins/reader.js';
-import { chooseEncoding, type Encoding, type Site, type SiteFile } from './site.js';
-
-/** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
-export function fileHeaders(file: SiteFile): {
-  'cache-control': string;
-  vary: string;
-  etag: string;
-  link?: string;
-} {
-  const isPrivate = file.access === 'private';
-  // A page answers HTML or its Markdown by the Accept header.
-  const negotiated = file.kind === 'page' || file.contentType.startsWith('text/markdown');
-  return {
-    // Where an assistant reads the page as Markdown (RFC 8288).
-    ...(file.markdown === undefined ? {} : { link: `<${file.markdown}>; rel="alternate"; type="text/markdown"` }),
-    'cache-control': isPrivate
-      ? 'private, no-store'
-      : file.immutable
-        ? 'public, max-age=31536000, immutable'
-        : 'public, max-age=0, must-revalidate',
-    vary: `Accept-Encoding${negotiated ? ', Accept' : ''}${isPrivate ? ', Cookie' : ''}`,
-    etag: file.etag,
-  };
-}
+import { sessionLookups } from './plugins/app/reader.js';
+import { chooseEncoding, fileHeaders, type Encoding, type Site, type SiteFile } from './site.js';
 
 /**
  * The headers helmet sets on every answer, read once by running its middleware against a
@@ -178,10 +157,7 @@ export function createFastPath(
       reader = options.cachedReader(raw);
       if (!reader || !mayRead(reader.units, file.units)) {
         // Fastify's path reads the reader from this look-up instead of looking again.
-        (request as IncomingMessage & { [SESSION_LOOKUP]?: SessionLookup })[SESSION_LOOKUP] = {
-          cookie: raw,
-          reader: reader ?? null,
-        };
+        sessionLookups.set(request, { cookie: raw, reader: reader ?? null });
         return false;
       }
       metrics.hot.sessionHits++;
@@ -198,5 +174,43 @@ export function createFastPath(
     metrics.hot.fastPathAnswers++;
     options.logRequest?.(id, request, 200, ms);
     return true;
+  };
+}
+
+/** The hot path's answer: true when it answered the request, false when Fastify is to. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export interface FastPathServer {
+  serverFactory: FastifyServerFactory;
+  /** Asks `fastPath` first from now on. */
+  use(fastPath: FastPath): void;
+}
+
+/**
+ * Fastify's HTTP server with the fast path asked first (`serverFactory`); the path is set
+ * once the routes it stands in for are ready (plugins/app/fast-path.ts).
+ */
+export function fastPathServer(): FastPathServer {
+  let fastPath: FastPath | null = null;
+  return {
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => {
+        if (fastPath === null || !fastPath(request, response)) handler(request, response);
+      });
+      // What Fastify sets on the servers it makes itself.
+      const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+        maxRequestsPerSocket?: number;
+      };
+      if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+      if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
+      if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
+      if (maxRequestsPerSocket !== undefined && maxRequestsPerSocket > 0)
+        server.maxRequestsPerSocket = maxRequestsPerSocket;
+      return server;
+    },
+    use: (answer) => void (fastPath = answer),
   };
 }

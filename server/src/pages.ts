@@ -2,6 +2,8 @@
 // route (503, 403), so the route's own code must not load and they hold no private content.
 import { loginUrlFor } from '@portal/access';
 
+import { AUTH_ERROR_MESSAGES } from './auth/errors.js';
+
 const SITE_TITLE = 'Norigin Developer Docs';
 
 const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -41,7 +43,7 @@ export function unavailablePage(retryPath: string): string {
   return page(
     'Sign-in service unavailable',
     `<h1>We cannot check your sign-in right now</h1>
-<p>This page is for signed-in readers, and the sign-in service is not answering. Nothing is wrong with your account. Please try again in a moment.</p>
+<p>${escape(AUTH_ERROR_MESSAGES.unavailable)} This page is for signed-in readers, and nothing is wrong with your account.</p>
 <p class="actions"><a class="primary" href="${escape(retryPath)}">Try again</a> <a href="/">Home</a></p>`,
   );
 }

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { Negotiator } from '@fastify/accept-negotiator';
+import { negotiate, Negotiator } from '@fastify/accept-negotiator';
 import { normalizeRoute } from '@portal/access';
-import { markdownUrl } from '@portal/built-site';
+import { markdownUrl, pageOfMarkdown } from '@portal/built-site';
 import { searchStartBundleOf } from '@portal/search';
 
 import { loadManifest, type Manifest, type ManifestEntry } from './manifest/manifest.js';
@@ -195,4 +195,44 @@ export function chooseEncoding(acceptEncoding: string | undefined, file: SiteFil
   const { br, gzip } = file.bodies;
   const negotiator = br ? (gzip ? encodingsOf.both : encodingsOf.br) : gzip ? encodingsOf.gzip : null;
   return (negotiator?.negotiate(acceptEncoding) as Encoding | null | undefined) ?? 'identity';
+}
+
+/** The headers of a file that do not depend on the request: its caching, what the answer varies by, its tag. */
+export function fileHeaders(file: SiteFile): {
+  'cache-control': string;
+  vary: string;
+  etag: string;
+  link?: string;
+} {
+  const isPrivate = file.access === 'private';
+  // A page answers HTML or its Markdown by the Accept header.
+  const negotiated = file.kind === 'page' || file.contentType.startsWith('text/markdown');
+  return {
+    // Where an assistant reads the page as Markdown (RFC 8288).
+    ...(file.markdown === undefined ? {} : { link: `<${file.markdown}>; rel="alternate"; type="text/markdown"` }),
+    'cache-control': isPrivate
+      ? 'private, no-store'
+      : file.immutable
+        ? 'public, max-age=31536000, immutable'
+        : 'public, max-age=0, must-revalidate',
+    vary: `Accept-Encoding${negotiated ? ', Accept' : ''}${isPrivate ? ', Cookie' : ''}`,
+    etag: file.etag,
+  };
+}
+
+/** Whether an Accept header asks for Markdown before HTML (`text/markdown`, at a q no lower than HTML's). */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  if (accept?.includes('markdown') !== true) return false;
+  // The negotiator counts a media range with parameters other than q (`;charset=utf-8`) as
+  // not matching; only q decides here.
+  const ranges = accept.replace(/;\s*(?!q=)[^;,]*/gi, '');
+  return negotiate(ranges, ['text/markdown', 'text/html']) === 'text/markdown';
+}
+
+/** The Markdown file a GET asks for: a page's `.md` twin by its own path, or by the page's path with Accept: text/markdown. */
+export function markdownTwinOf(site: Site, path: string, accept: string | undefined): SiteFile | undefined {
+  const file = site.lookup(path);
+  if (file === undefined) return undefined;
+  if (pageOfMarkdown(file.url) !== null) return file;
+  return file.kind === 'page' && prefersMarkdown(accept) ? site.lookup(markdownUrl(file.url)) : undefined;
 }

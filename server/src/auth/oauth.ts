@@ -34,6 +34,9 @@ export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 /** The MCP server's resource identifier (RFC 8707 / RFC 9728) at an origin. */
 export const mcpResource = (origin: string): string => `${origin}/mcp`;
 
+/** The URL of the MCP server's protected-resource metadata (RFC 9728 §3.1: the resource's path after the well-known name). */
+export const resourceMetadataUrl = (origin: string): string => `${origin}/.well-known/oauth-protected-resource/mcp`;
+
 /** How long each artifact lives, in seconds. */
 export const OAUTH_TTL = {
   AccessToken: 60 * 60,

@@ -70,8 +70,8 @@ export function bearerToken(header: string | undefined): string | null {
 /**
  * Resolves a request's credentials to a reader, looking each credential up once: a token
  * (when offered) in the token store, else the session cookie in the cache of verified
- * cookies and, on a miss, with the identity service. No side effects: the route that
- * decides signs a refused session out and writes the trail.
+ * cookies and, on a miss, with the identity service. No side effects: `request.reader`
+ * (plugins/app/reader.ts) settles each outcome, signing a refused session out.
  */
 export class ReaderResolver {
   /** The verifications under way, by cookie. */

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { REFUSALS_PER_MINUTE } from '../plugins/agent-meter.js';
-import { prefersMarkdown } from '../app.js';
+import { REFUSALS_PER_MINUTE } from '../plugins/app/agent-meter.js';
+import { REFUSALS } from '../plugins/app/refusals.js';
+import { prefersMarkdown } from '../site.js';
 import { MAX_LIVE_TOKENS } from '../auth/tokens.js';
 import { queryAudit } from '../db/audit.js';
 import { loggerOptions } from '../logging.js';
@@ -81,7 +82,7 @@ describe('personal access tokens and the Markdown of pages', () => {
     expect(partnerPage.body).toContain(PRIVATE_CANARY);
     const staffPage = await app.inject({ url: '/docs/frontend-guidelines/GitFlow.md', headers: bearer(token) });
     expect(staffPage.statusCode).toBe(403);
-    expect(staffPage.body).toBe('');
+    expect(staffPage.json()).toEqual({ error: REFUSALS['no-access'] });
     for (const url of ['/llms.txt', '/llms-full.txt']) {
       const llms = await app.inject({ url, headers: bearer(token) });
       expect(llms.statusCode).toBe(200);

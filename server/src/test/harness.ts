@@ -4,11 +4,14 @@ import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fasti
 import lightMyRequest from 'light-my-request';
 import { inject } from 'vitest';
 
-import { buildApp, SESSION_COOKIE } from '../app.js';
+import { SESSION_COOKIE } from '@portal/contract/names';
+
+import { buildApp } from '../app.js';
 import { Identity } from '../auth/identity.js';
 import { Store } from '../db/store.js';
 import { loadConfig } from '../config.js';
 import { EmulatorReaders } from './readers.js';
+import { SwitchableProxy } from './switchable-proxy.js';
 
 export const ORIGIN = 'http://localhost:80';
 
@@ -111,6 +114,18 @@ export async function readyTestApp(
   const made = await testApp(...args);
   await storeReady(made.app);
   return made;
+}
+
+/**
+ * `readyTestApp` talking to the emulator through a proxy the test switches off (the identity
+ * service out of reach), with no verification cache: every private request asks the service.
+ */
+export async function testAppBehindProxy(
+  siteDir: string,
+): Promise<{ app: FastifyInstance; readers: EmulatorReaders; proxy: SwitchableProxy }> {
+  const { proxy, host } = await SwitchableProxy.start(inject('emulatorHost'));
+  const env = { FIREBASE_AUTH_EMULATOR_HOST: host, SESSION_CACHE_TTL_SECONDS: '0', IDENTITY_TIMEOUT_MS: '1000' };
+  return { ...(await readyTestApp(siteDir, env)), proxy };
 }
 
 /** Makes a personal access token with a session's cookie, as the account page does; its secret. */

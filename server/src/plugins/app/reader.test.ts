@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { Identity } from '../auth/identity.js';
-import { bearerToken } from '../auth/reader.js';
-import { TokenService } from '../auth/tokens.js';
-import { makeToken, ORIGIN, readyTestApp, signInCookie } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite } from '../test/test-site.js';
+import { Identity } from '../../auth/identity.js';
+import { bearerToken } from '../../auth/reader.js';
+import { TokenService } from '../../auth/tokens.js';
+import { makeToken, ORIGIN, readyTestApp, signInCookie } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
 
 describe('one reader per request', () => {
   let app: FastifyInstance;

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { REQUEST_ACCESS } from '@portal/access';
 
-import { startMailCatcher, type MailCatcher } from '../../../tools/lib/mail-catcher.mjs';
-import { ORIGIN, readyTestApp, signInCookie } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite, miniSite, PRIVATE_CANARY } from '../test/test-site.js';
+import { startMailCatcher, type MailCatcher } from '../../../../tools/lib/mail-catcher.mjs';
+import { ORIGIN, readyTestApp, signInCookie } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite, miniSite, PRIVATE_CANARY } from '../../test/test-site.js';
 
 interface Json {
   [key: string]: unknown;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ORIGIN, signInCookie, storeReady, testApp } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite } from '../test/test-site.js';
+import { ORIGIN, signInCookie, storeReady, testApp } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
 
 describe('"Was this page helpful?"', () => {
   let app: FastifyInstance;

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ORIGIN, readyTestApp, signInCookie } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from '../test/test-site.js';
+import { ORIGIN, readyTestApp, signInCookie } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite, PRIVATE_CANARY, STAFF_CANARY } from '../../test/test-site.js';
 
 interface Json {
   [key: string]: unknown;

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { unitsOfGroups } from '@portal/access';
 
-import { startPostgres, type RunningPostgres } from '../../../tools/lib/postgres.mjs';
-import { insertAuditEvents, queryAudit } from '../db/audit.js';
-import { openDatabase, type Database } from '../db/database.js';
-import { metric, ORIGIN, readyTestApp, sharedStore, signInCookie, storeReady, testApp } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite } from '../test/test-site.js';
+import { startPostgres, type RunningPostgres } from '../../../../tools/lib/postgres.mjs';
+import { insertAuditEvents, queryAudit } from '../../db/audit.js';
+import { openDatabase, type Database } from '../../db/database.js';
+import { REFUSALS } from '../../plugins/app/refusals.js';
+import { metric, ORIGIN, readyTestApp, sharedStore, signInCookie, storeReady, testApp } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
 
 /** A new database on the test run's PostgreSQL cluster; its URL. */
 async function postgresDatabase(): Promise<string> {
@@ -411,7 +412,7 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
       for (const cookie of refusedCookies) {
         const response = await call(method, url, cookie, payload);
         expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual({ error: 'Administrators only' });
+        expect(response.json()).toEqual({ error: REFUSALS['no-access'] });
       }
       if (method !== 'GET') {
         const crossSite = await call(method, url, admin, payload, 'https://evil.example');

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeToken, readyTestApp, signInCookie } from '../test/harness.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite } from '../test/test-site.js';
-import { titleOfHtml } from './insights-pages.js';
+import { makeToken, readyTestApp, signInCookie } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
+import { titleOfHtml } from '../../page-descriptions.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 

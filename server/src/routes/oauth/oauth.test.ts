@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { queryAudit } from '../db/audit.js';
-import { ORIGIN, readyTestApp, sharedStore, signInCookie } from '../test/harness.js';
+import { queryAudit } from '../../db/audit.js';
+import { ORIGIN, readyTestApp, sharedStore, signInCookie } from '../../test/harness.js';
 import {
   authorize as authorizeIn,
   exchange as exchangeIn,
@@ -11,9 +11,9 @@ import {
   registration,
   RESOURCE,
   SITE,
-} from '../test/oauth-flow.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite, STAFF_CANARY } from '../test/test-site.js';
+} from '../../test/oauth-flow.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite, STAFF_CANARY } from '../../test/test-site.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 

@@ -6,12 +6,12 @@ import {
   MAX_CLIENT_NAME,
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
-} from '../auth/client-registration.js';
-import { UNAUTHORISED_CLIENT_LIFETIME_MS } from '../db/oauth.js';
-import { readyTestApp, sharedStore, signInCookie } from '../test/harness.js';
-import { authorize, exchange, pkce, REDIRECT, registration } from '../test/oauth-flow.js';
-import type { EmulatorReaders } from '../test/readers.js';
-import { makeTestSite } from '../test/test-site.js';
+} from '../../auth/client-registration.js';
+import { UNAUTHORISED_CLIENT_LIFETIME_MS } from '../../db/oauth.js';
+import { readyTestApp, sharedStore, signInCookie } from '../../test/harness.js';
+import { authorize, exchange, pkce, REDIRECT, registration } from '../../test/oauth-flow.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
 
 interface OAuthError {
   error: string;

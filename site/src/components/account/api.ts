@@ -1,5 +1,5 @@
 /**
- * The reader's own token API (`/api/tokens`, server/src/routes/agents.ts) as the account
+ * The reader's own token API (`/api/tokens`, server/src/routes/account/tokens.ts) as the account
  * page calls it: same origin, the session cookie, JSON. Every failure becomes a
  * TokenApiError with words to show.
  */

@@ -1,5 +1,5 @@
 /**
- * The administration API (`/api/admin/…`, server/src/routes/admin.ts) as the admin pages
+ * The administration API (`/api/admin/…`, server/src/routes/admin/) as the admin pages
  * call it. Every failure becomes an AdminApiError with the server's reason, to show.
  */
 import { jsonRequest, serverReason } from '@site/src/api/json-api';

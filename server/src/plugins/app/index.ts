@@ -1,0 +1,22 @@
+// The app's plugins, each decorating the instance with one thing (app.ts registers them in order).
+export { default as agentMeter } from './agent-meter.js';
+export { default as config } from './config.js';
+export { default as errors } from './errors.js';
+export { default as fastPath } from './fast-path.js';
+export { default as guards } from './guards.js';
+export { default as identity } from './identity.js';
+export { default as licences } from './licences.js';
+export { default as mailer } from './mailer.js';
+export { default as markdownTwins } from './markdown-twins.js';
+export { default as metrics } from './metrics.js';
+export { default as oauth } from './oauth.js';
+export { default as origin } from './origin.js';
+export { default as reader } from './reader.js';
+export { default as rebuilds } from './rebuilds.js';
+export { default as refusals } from './refusals.js';
+export { default as search } from './search.js';
+export { default as sessionCookies } from './session-cookies.js';
+export { default as shared } from './shared.js';
+export { default as site } from './site.js';
+export { default as store } from './store.js';
+export { default as tokens } from './tokens.js';

@@ -1,0 +1,366 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+
+import { policy } from '@portal/access';
+import {
+  AccessGroupBody,
+  AccessOverview,
+  EmailParams,
+  ErrorAnswer,
+  IdParams,
+  LicenceAnswer,
+  LicenceBody,
+  LicenceChange,
+  MembershipBody,
+  NameParams,
+  NoContent,
+  OrganisationBody,
+  OrganisationChange,
+} from '@portal/contract';
+
+import type { Licences } from '../../auth/licences.js';
+import type { AuditEvent } from '../../db/audit.js';
+import type { Transaction } from '../../db/database.js';
+import {
+  deleteAccessGroup,
+  deleteLicence,
+  deleteOrganisation,
+  endOfDay,
+  insertLicence,
+  insertOrganisation,
+  loadAccessData,
+  setMembership,
+  updateLicence,
+  updateOrganisation,
+  upsertAccessGroup,
+  type AccessData,
+} from '../../db/licences.js';
+import { signedIn } from '../../plugins/app/guards.js';
+import { Refused } from '../../refused.js';
+
+/** The end of a licence's last day, UTC, or null for one that does not end. */
+const endOf = (day: string | null | undefined): Date | null | undefined => {
+  if (day === undefined || day === null) return day;
+  const end = endOfDay(day);
+  if (end === null) throw new Refused(400, `${day} is not a day (YYYY-MM-DD)`);
+  return end;
+};
+
+/** Every unit named must be the policy's; a grant of a unit that does not exist is refused. */
+function checkUnits(units: readonly string[]): void {
+  const unknown = units.filter((unit) => !policy.unitNames.includes(unit));
+  if (unknown.length > 0)
+    throw new Refused(400, `${unknown.map((unit) => `"${unit}"`).join(', ')} is not a unit of the access policy`);
+}
+
+/** The policy's own groups cannot be made here: their units are the policy file's. */
+function checkGroupName(name: string): void {
+  if (policy.groupNames.includes(name))
+    throw new Refused(409, `"${name}" is a group of the access policy; choose another name`);
+}
+
+const orphans = (units: readonly string[]): string[] => units.filter((unit) => !policy.unitNames.includes(unit));
+
+/** The overview an administrator sees, from data as the database holds it. */
+function overview(data: AccessData, licences: Licences): AccessOverview {
+  return {
+    units: policy.units.map((unit) => ({ name: unit.name, label: unit.label })),
+    organisations: data.organisations.map((organisation) => ({
+      id: organisation.id,
+      name: organisation.name,
+      domains: organisation.domains,
+      contact: organisation.contact,
+      licences: data.licences
+        .filter((licence) => licence.organisationId === organisation.id)
+        .map((licence) => ({
+          id: licence.id,
+          units: licence.units,
+          orphaned: orphans(licence.units),
+          endsAt: licence.endsAt?.toISOString() ?? null,
+          live: licences.isLive(licence),
+          createdAt: licence.createdAt.toISOString(),
+          createdBy: licence.createdBy,
+        })),
+      members: data.memberships
+        .filter((membership) => membership.organisationId === organisation.id)
+        .map((membership) => membership.email),
+    })),
+    groups: data.groups.map((group) => ({
+      name: group.name,
+      label: group.label,
+      units: group.units,
+      orphaned: orphans(group.units),
+      members: data.memberships
+        .filter((membership) => membership.groups.includes(group.name))
+        .map((membership) => membership.email),
+    })),
+  };
+}
+
+/**
+ * Who reads which unit, as data: organisations with their domains and licences, the
+ * administrators' own groups of units, and each reader's organisation and groups. Every
+ * change is made in one transaction with its audit event's before and after read inside it,
+ * then every replica reads the data again (`Licences.changed`), so it takes effect on each
+ * reader's next request without a rebuild, a restart or a new sign-in.
+ */
+const access: FastifyPluginAsyncTypebox = async (app) => {
+  const { store, licences, guards } = app;
+
+  // Every call needs the database: one answer for all of them while it cannot be reached.
+  app.addHook('preHandler', guards.requireDatabase);
+
+  /**
+   * Runs a change and audits it: `work` changes the rows and names the subject; the state
+   * before and after is the overview's part that `pick` selects, read in the same transaction.
+   */
+  const change = async <T>(
+    request: FastifyRequest,
+    kind: AuditEvent['kind'],
+    work: (tx: Transaction) => Promise<{ result: T; subject: Record<string, unknown>; subjectEmail?: string }>,
+    pick: (view: AccessOverview, subject: Record<string, unknown>) => unknown,
+  ): Promise<T> => {
+    const admin = await signedIn(request);
+    const outcome = await store.db.transaction(async (tx) => {
+      const before = overview(await loadAccessData(tx), licences);
+      const done = await work(tx);
+      const after = overview(await loadAccessData(tx), licences);
+      return { ...done, before: pick(before, done.subject) ?? null, after: pick(after, done.subject) ?? null };
+    });
+    app.audit(request, {
+      kind,
+      actorUid: admin.uid,
+      actorEmail: admin.email,
+      subjectEmail: outcome.subjectEmail ?? null,
+      groups: admin.groups,
+      detail: { ...outcome.subject, before: outcome.before, after: outcome.after },
+    });
+    await licences.changed();
+    return outcome.result;
+  };
+
+  const organisationIn = (view: AccessOverview, subject: Record<string, unknown>) =>
+    view.organisations.find((organisation) => organisation.id === subject.organisation);
+  const groupIn = (view: AccessOverview, subject: Record<string, unknown>) =>
+    view.groups.find((group) => group.name === subject.group);
+  const membershipIn = (view: AccessOverview, subject: Record<string, unknown>) => {
+    const email = subject.email as string;
+    return {
+      organisation: view.organisations.find((organisation) => organisation.members.includes(email))?.id ?? null,
+      groups: view.groups.filter((group) => group.members.includes(email)).map((group) => group.name),
+    };
+  };
+
+  /** A unique-key or foreign-key clash, as the one thing a person can fix. */
+  const clash = (error: unknown, message: string): never => {
+    const code = (error as { code?: string }).code;
+    if (code === '23505') throw new Refused(409, message);
+    if (code === '23503') throw new Refused(404, message);
+    throw error;
+  };
+
+  const errors = { 400: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 503: ErrorAnswer };
+
+  app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () =>
+    overview(await loadAccessData(store.db), licences),
+  );
+
+  app.post(
+    '/organisations',
+    { schema: { body: OrganisationBody, response: { 201: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { body } = request;
+      await change(
+        request,
+        'admin.organisation',
+        async (tx) => {
+          await insertOrganisation(tx, { ...body, contact: body.contact ?? null }).catch((error: unknown) =>
+            clash(error, `There is already an organisation "${body.id}"`),
+          );
+          return { result: null, subject: { organisation: body.id, action: 'created' } };
+        },
+        organisationIn,
+      );
+      return reply.code(201).send(null);
+    },
+  );
+
+  app.patch(
+    '/organisations/:id',
+    {
+      schema: { params: IdParams, body: OrganisationChange, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await change(
+        request,
+        'admin.organisation',
+        async (tx) => {
+          if (!(await updateOrganisation(tx, id, request.body))) throw new Refused(404, `No organisation "${id}"`);
+          return { result: null, subject: { organisation: id, action: 'changed' } };
+        },
+        organisationIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/organisations/:id',
+    { schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await change(
+        request,
+        'admin.organisation',
+        async (tx) => {
+          if (!(await deleteOrganisation(tx, id))) throw new Refused(404, `No organisation "${id}"`);
+          return { result: null, subject: { organisation: id, action: 'removed' } };
+        },
+        organisationIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/organisations/:id/licences',
+    { schema: { params: IdParams, body: LicenceBody, response: { 201: LicenceAnswer, ...errors } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { body } = request;
+      checkUnits(body.units);
+      const endsAt = endOf(body.endsOn) ?? null;
+      const admin = await signedIn(request);
+      const licence = await change(
+        request,
+        'admin.licence',
+        async (tx) => {
+          const created = await insertLicence(tx, {
+            organisationId: id,
+            units: body.units,
+            endsAt,
+            createdBy: admin.email,
+          }).catch((error: unknown) => clash(error, `No organisation "${id}"`));
+          return { result: created, subject: { organisation: id, licence: created, action: 'granted' } };
+        },
+        organisationIn,
+      );
+      return reply.code(201).send({ id: licence });
+    },
+  );
+
+  const organisationOfLicence = async (tx: Transaction, id: string): Promise<string> => {
+    const [row] = await tx.query<{ organisation_id: string }>('select organisation_id from licences where id = $1', [
+      id,
+    ]);
+    if (!row) throw new Refused(404, `No licence "${id}"`);
+    return row.organisation_id;
+  };
+
+  app.patch(
+    '/licences/:id',
+    { schema: { params: IdParams, body: LicenceChange, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { body } = request;
+      if (body.units) checkUnits(body.units);
+      const endsAt = endOf(body.endsOn);
+      await change(
+        request,
+        'admin.licence',
+        async (tx) => {
+          const organisation = await organisationOfLicence(tx, id);
+          await updateLicence(tx, id, { units: body.units, endsAt });
+          return { result: null, subject: { organisation, licence: id, action: 'changed' } };
+        },
+        organisationIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/licences/:id',
+    { schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await change(
+        request,
+        'admin.licence',
+        async (tx) => {
+          const organisation = await organisationOfLicence(tx, id);
+          await deleteLicence(tx, id);
+          return { result: null, subject: { organisation, licence: id, action: 'withdrawn' } };
+        },
+        organisationIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/access-groups/:name',
+    { schema: { params: NameParams, body: AccessGroupBody, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { name } = request.params;
+      const { body } = request;
+      checkGroupName(name);
+      checkUnits(body.units);
+      await change(
+        request,
+        'admin.access-group',
+        async (tx) => {
+          await upsertAccessGroup(tx, { name, label: body.label, units: body.units });
+          return { result: null, subject: { group: name, action: 'saved' } };
+        },
+        groupIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/access-groups/:name',
+    { schema: { params: NameParams, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { name } = request.params;
+      await change(
+        request,
+        'admin.access-group',
+        async (tx) => {
+          if (!(await deleteAccessGroup(tx, name))) throw new Refused(404, `No group "${name}"`);
+          return { result: null, subject: { group: name, action: 'removed' } };
+        },
+        groupIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/memberships/:email',
+    { schema: { params: EmailParams, body: MembershipBody, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const email = request.params.email.trim().toLowerCase();
+      const { body } = request;
+      const known = new Set(licences.snapshot.groups.map((group) => group.name));
+      const unknown = body.groups.filter((group) => !known.has(group));
+      if (unknown.length > 0)
+        throw new Refused(400, `${unknown.map((g) => `"${g}"`).join(', ')} is not a group made here`);
+      await change(
+        request,
+        'admin.membership',
+        async (tx) => {
+          await setMembership(tx, { email, organisationId: body.organisation, groups: body.groups }).catch(
+            (error: unknown) => clash(error, `No organisation "${body.organisation}"`),
+          );
+          return { result: null, subject: { email, action: 'placed' }, subjectEmail: email };
+        },
+        membershipIn,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+};
+export default access;
