@@ -2,6 +2,9 @@
 // peer, with a bootstrap 95 % confidence interval (the rounds resampled with a seeded
 // generator, percentile interval), and a goal is met, missed or within noise by where that
 // whole interval lies. docs/performance.md says how each figure is measured.
+import { seededRandom } from '../tools/lib/seeded-random.mjs';
+
+export { seededRandom };
 
 /** Resamples per interval: enough for the 2.5th and 97.5th percentiles to settle to 0.001. */
 export const RESAMPLES = 4000;
@@ -27,18 +30,6 @@ export function percentile(values, p) {
 export function round(value, digits = 2) {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
-}
-
-/** A generator of uniform numbers in [0, 1) from a 32-bit seed (mulberry32). */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
