@@ -41,11 +41,6 @@ export const GOALS = {
 export const STARTUP_GAINS = {
   'startup.prism_off_startup.home_js_gain': 'page JavaScript of the home page (brotli bytes), without ÷ with',
   'startup.prism_off_startup.doc_mobile_tbt_gain': "doc page's Lighthouse mobile total blocking time, without ÷ with",
-  'startup.no_collator_at_startup.doc_mobile_tbt_gain':
-    "doc page's Lighthouse mobile total blocking time, without ÷ with",
-  'startup.staged_startup.doc_mobile_tbt_gain': "doc page's Lighthouse mobile total blocking time, without ÷ with",
-  'startup.staged_startup.doc_mobile_performance_gain':
-    "doc page's Lighthouse mobile performance score, with ÷ without",
 };
 for (const key of Object.keys(STARTUP_GAINS)) GOALS[key] = `≥ ${KEEP_GAIN}`;
 
@@ -85,7 +80,7 @@ function ratioCell(r, key) {
   if (r[key] === undefined || r[key] === null) return 'not measured';
   const rounds = r[`${key}_spread`]?.length;
   const interval = r[`${key}.ci_low`] === undefined ? '' : ` (${r[`${key}.ci_low`]} to ${r[`${key}.ci_high`]})`;
-  return `${r[key]}${interval}${rounds ? `, ${rounds} rounds` : ''}`;
+  return `${r[key]}${interval}${rounds ? `, ${rounds} round${rounds === 1 ? '' : 's'}` : ''}`;
 }
 
 function verdictCell(r, key) {
@@ -324,8 +319,8 @@ function latencyRows(r) {
 function lighthouseRows(r) {
   const categories = ['performance', 'accessibility', 'best_practices', 'seo'];
   const lines = [
-    '| page | form factor | performance | accessibility | best practices | SEO | CLS | LCP |',
-    '|---|---|---|---|---|---|---|---|',
+    '| page | form factor | performance | accessibility | best practices | SEO | CLS | LCP | TBT |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const page of ['home', 'doc', 'blog', 'login', 'not_found', 'refusal', 'doc_ungated']) {
     for (const form of ['desktop', 'mobile']) {
@@ -346,7 +341,7 @@ function lighthouseRows(r) {
           refusal: 'refusal page (403), a partner',
         }[page] ?? page;
       lines.push(
-        `| ${name}${path ? ` (\`${path}\`)` : ''} | ${form} | ${cells.join(' | ')} | ${fmt(r[`lighthouse.${page}.${form}.lcp_ms`], ' ms')} |`,
+        `| ${name}${path ? ` (\`${path}\`)` : ''} | ${form} | ${cells.join(' | ')} | ${fmt(r[`lighthouse.${page}.${form}.lcp_ms`], ' ms')} | ${fmt(r[`lighthouse.${page}.${form}.tbt_ms`], ' ms')} |`,
       );
     }
   }
