@@ -195,7 +195,9 @@ describe('docs/performance.md tables', () => {
       /`gate\.recorded_vs_unrecorded_rps` +\|[^\n]*\| 0\.983 \(0\.869 to 1\.066\) +\| ≥ 0\.95 +\| \*\*within noise\*\*/,
     );
     expect(out).toMatch(/`gate\.fast_path_on_vs_off_rps` +\|[^\n]*\| 1\.4 \(1\.2 to 1\.6\) +\| ≥ 1\.15 +\| met +\|/);
-    expect(out).toMatch(/`gate\.private_vs_nginx_rps` +\|[^\n]*\| 0\.6 +\| ≥ 0\.50 +\| \*\*one round: no interval\*\*/);
+    expect(out).toMatch(
+      /`gate\.private_vs_nginx_rps` +\|[^\n]*\| 0\.6, 1 round +\| ≥ 0\.50 +\| \*\*one round: no interval\*\*/,
+    );
   });
 
   it('writes each measured goal’s verdict beside its ratio, and none for what was not measured', () => {

@@ -53,7 +53,7 @@ export async function buildPeers({ authConfig, log }) {
     const build = join(dir, 'build');
     const run = await coldBuild(dir, build, 'faster');
     // Every file public: the manifest step asks only `get(url)` of its readers map.
-    await writeManifest(build, { get: () => 'public' });
+    await writeManifest(build, { get: () => 'public' }, { compressionCache: join(workDir, 'peer-compressed') });
     log(`  peer build "${name}": ${(run.wallMs / 1000).toFixed(1)} s`);
     peers[name] = build;
   }
