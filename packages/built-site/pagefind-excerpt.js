@@ -3,9 +3,7 @@
 // splits a page's text into words once instead of on every call. Pagefind reads a result
 // (`result.data()`) by building its excerpt and then one for each heading section that has
 // a match, and each of those calls split the whole page again, once more per section.
-// The answers are the same, character for
-// character (pagefind-excerpt.test.ts compares both); the timings are in
-// docs/performance.md.
+// The answers are the same, character for character (pagefind-excerpt.test.ts compares both).
 
 import { createHash } from 'node:crypto';
 
