@@ -75,7 +75,7 @@ export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, e
  * every surface agrees on its first 8 (the search box shows 8). A larger limit (the API's,
  * MCP's) adds the results after them, in Pagefind's order. Reading a result is most of a
  * query's time: Pagefind fetches its fragment once, and works out its excerpt and headings
- * over the page's text every time (docs/performance.md).
+ * over the page's text every time.
  */
 export const CANDIDATES = 8;
 

@@ -374,7 +374,7 @@ function logCached(source, origin, { versions, fetched, refused, log, of }) {
  */
 async function syncNpm(source, { cacheDir, settings, log, previous }) {
   // Imported here: the site build reads the cache through this module and fetches nothing,
-  // and pacote is most of the module's load time (0.4 s of each build's start).
+  // and pacote is most of the module's load time.
   const { default: pacote } = await import('pacote');
   const home = join('npm', source.package.replace('/', '+'));
   let packument;

@@ -731,6 +731,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : null,
     closing: () => closing,
   });
+  // GATE_FAST_PATH=off: every request through Fastify, the benchmark's peer for the fast path.
+  if (process.env.GATE_FAST_PATH === 'off') fastPath = null;
 
   return app;
 }
