@@ -1,6 +1,29 @@
 import { fileURLToPath } from 'node:url';
 
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Where the tests sit, beside the code they test. */
+const TESTS = [
+  'packages/*/*.test.ts',
+  'server/src/**/*.test.ts',
+  'site/test/**/*.test.ts',
+  'site/src/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'tools/**/*.test.mjs',
+  'bench/*.test.mjs',
+  'deploy/*.test.ts',
+  'docs/*.test.ts',
+];
+
+/**
+ * The tiers besides the unit tests, each named in its files (`sync.build.test.ts`):
+ *   build   syncs, TypeDoc and Docusaurus builds, against registries and git repositories the
+ *           tests make on this machine (`npm run test:build`)
+ *   public  the few tests about the real package on the public npm registry, the only tests
+ *           that reach beyond this machine (`npm run test:public-registry`)
+ */
+const TIERS = { build: 'build', 'public-registry': 'public' } as const;
+const ofTier = (tier: string) => TESTS.map((glob) => glob.replace(/\.test\./, `.${tier}.test.`));
 
 export default defineConfig({
   resolve: {
@@ -19,20 +42,24 @@ export default defineConfig({
     ],
   },
   test: {
-    // One real Firebase Auth Emulator for the server tests (started once, about 8 s).
-    globalSetup: ['./server/src/test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 90_000,
-    include: [
-      'packages/*/*.test.ts',
-      'server/src/**/*.test.ts',
-      'site/test/**/*.test.ts',
-      'site/src/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'tools/**/*.test.mjs',
-      'bench/*.test.mjs',
-      'deploy/*.test.ts',
-      'docs/*.test.ts',
+    projects: [
+      {
+        extends: true,
+        test: {
+          // Loopback only, and never a sync or a build: `npm run test:unit` runs them with no network.
+          name: 'unit',
+          include: TESTS,
+          exclude: [...configDefaults.exclude, ...Object.values(TIERS).flatMap(ofTier)],
+          // One real Firebase Auth Emulator for the server tests (started once, about 8 s).
+          globalSetup: ['./server/src/test/global-setup.ts'],
+        },
+      },
+      ...Object.entries(TIERS).map(([name, tier]) => ({
+        extends: true as const,
+        test: { name, include: ofTier(tier) },
+      })),
     ],
   },
 });

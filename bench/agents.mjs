@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { oauthTokens } from '../tools/lib/oauth-client.mjs';
 import { runWrk } from './gate.mjs';
 import { median, percentile, round } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 /** Pages a partner may read, as an assistant asks for them. */
 export const AGENT_PAGES = [
@@ -147,9 +148,9 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     `  MCP read_page p95 ${mcpRead.p95} ms, search_docs p95 ${mcpSearch.p95} ms, get_symbol p95 ${getSymbol.p95} ms, /api/search p95 ${searchApi.p95} ms`,
   );
 
-  // OAuth against a personal token, side by side in each round; the rounds give the spread.
-  // Four times the calls of the other tools: a p95 of 50 calls of about 10 ms is the third
-  // slowest call, one garbage collection away from doubling (rounds from 0.72× to 2.29×).
+  // OAuth against a personal token, side by side in each round; the rounds give the interval.
+  // Four times the calls of the other tools: a p95 of few calls is one garbage collection
+  // away from doubling.
   const oauthRounds = [];
   for (let r = 0; r < rounds; r++) {
     const one = await measureOAuthReadPage({ baseURL, cookie, token, repeats: repeats * 4 });
@@ -161,8 +162,6 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
   const oauth = {
     oauth: { p95: round(median(oauthRounds.map((one) => one.oauth.p95)), 2) },
     personal: { p95: round(median(oauthRounds.map((one) => one.personal.p95)), 2) },
-    ratio: round(median(oauthRounds.map((one) => one.ratio)), 3),
-    spread: oauthRounds.map((one) => one.ratio),
     calls: oauthRounds[0]?.calls ?? 0,
   };
 
@@ -207,15 +206,24 @@ export async function measureAgents({ baseURL, cookie, docPath, wrkPath, rounds,
     'agents.search_api_p95_ms': searchApi.p95,
     'agents.mcp_read_page_oauth_p95_ms': oauth.oauth.p95,
     'agents.mcp_read_page_personal_p95_ms': oauth.personal.p95,
-    'agents.mcp_read_page_oauth_vs_personal_p95': oauth.ratio,
-    'agents.mcp_read_page_oauth_vs_personal_spread': oauth.spread,
+    ...ratioWithInterval(
+      'agents.mcp_read_page_oauth_vs_personal_p95',
+      oauthRounds.map((one) => one.oauth.p95),
+      oauthRounds.map((one) => one.personal.p95),
+      { spreadKey: 'agents.mcp_read_page_oauth_vs_personal_spread' },
+    ),
     'agents.mcp_read_page_oauth_rounds': oauthRounds.length,
     'agents.mcp_read_page_oauth_calls_per_round': oauth.calls,
     'agents.markdown_path': markdown.slice(baseURL.length),
     'agents.markdown_bytes': reference.length,
     'agents.token_rps': Math.round(stat('token', 'rps')),
     'agents.session_rps': Math.round(stat('session', 'rps')),
-    'agents.token_vs_session_rps': round(stat('token', 'rps') / stat('session', 'rps'), 3),
+    ...ratioWithInterval(
+      'agents.token_vs_session_rps',
+      runs.token.map((run) => run.rps),
+      runs.session.map((run) => run.rps),
+      { of: 'ratioOfMedians' },
+    ),
     'agents.token_p50_ms': round(stat('token', 'p50'), 2),
     'agents.session_p50_ms': round(stat('session', 'p50'), 2),
   };

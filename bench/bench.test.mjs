@@ -1,4 +1,4 @@
-// The benchmark's own logic: statistics, the generated site, wrk's report, the gate's twin
+// The benchmark's own logic (its statistics: stats.test.mjs): the generated site, wrk's report, the gate's twin
 // page and the docs/performance.md tables. The measurements themselves run in `npm run bench`.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildPhases } from './build.mjs';
 import { parseWrk, processCpu, TWIN_PATH, twinSite } from './gate.mjs';
 import { generateDocs, GENERATED_DIR } from './generate-docs.mjs';
-import { median, percentile, rewrite } from './lib.mjs';
-import { renderPerformance } from './report.mjs';
+import { rewrite } from './lib.mjs';
+import { addVerdicts, renderPerformance } from './report.mjs';
 
 const temp = [];
 function tempDir() {
@@ -22,21 +22,7 @@ afterEach(() => {
   for (const dir of temp.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('statistics', () => {
-  it('takes the median of odd and even counts without reordering the input', () => {
-    const values = [9, 1, 5];
-    expect(median(values)).toBe(5);
-    expect(values).toEqual([9, 1, 5]);
-    expect(median([4, 1, 3, 2])).toBe(2.5);
-  });
-
-  it('takes nearest-rank percentiles', () => {
-    const values = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(percentile(values, 95)).toBe(95);
-    expect(percentile(values, 50)).toBe(50);
-    expect(percentile([7], 99)).toBe(7);
-  });
-
+describe("the site's copies", () => {
   it('refuses to edit a copy whose text has changed', () => {
     expect(rewrite('a b c', 'b', 'x', 'b')).toBe('a x c');
     expect(() => rewrite('a b c', 'z', 'x', 'the z')).toThrow(/cannot find the z/);
@@ -166,41 +152,71 @@ describe("the gate's twin page", () => {
 describe('docs/performance.md tables', () => {
   const meta = { measuredAt: '2026-11-22T08:00:00.000Z', command: 'npm run bench', machine: 'test', seconds: 600 };
 
-  it('replaces only the results section and marks each goal met or missed', async () => {
+  it('replaces only the results section and gives each ratio its interval and verdict', async () => {
     const text = '# Performance\n\nIntro.\n\n<!-- results:start -->\n\nstale-table\n\n<!-- results:end -->\n\nAfter.\n';
     const out = await renderPerformance(text, {
-      meta,
+      meta: { ...meta, parts: { build: 212, gate: 150 } },
       'build.faster_vs_webpack_wall': 0.3,
+      'build.faster_vs_webpack_wall.ci_low': 0.28,
+      'build.faster_vs_webpack_wall.ci_high': 0.33,
+      'build.faster_vs_webpack_wall_spread': [0.28, 0.33],
       'gate.private_vs_public_rps': 0.7,
+      'gate.private_vs_public_rps.ci_low': 0.6,
+      'gate.private_vs_public_rps.ci_high': 0.75,
       'search.query_p95_ms': 12,
     });
     expect(out).toContain('Intro.');
     expect(out).toContain('After.');
     expect(out).not.toContain('stale-table');
-    expect(out).toMatch(/`build\.faster_vs_webpack_wall` +\|[^\n]*\| 0\.3 +\| ≤ 0\.40 +\| yes/);
-    expect(out).toMatch(/`gate\.private_vs_public_rps` +\|[^\n]*\| 0\.7 +\| ≥ 0\.80 +\| \*\*no\*\*/);
+    expect(out).toContain('(build 212 s, gate 150 s)');
+    expect(out).toMatch(
+      /`build\.faster_vs_webpack_wall` +\|[^\n]*\| 0\.3 \(0\.28 to 0\.33\), 2 rounds +\| ≤ 0\.40 +\| met +\|/,
+    );
+    expect(out).toMatch(
+      /`gate\.private_vs_public_rps` +\|[^\n]*\| 0\.7 \(0\.6 to 0\.75\) +\| ≥ 0\.80 +\| \*\*missed\*\* +\|/,
+    );
     expect(out).toMatch(/`client\.lcp_vs_ungated` +\|[^\n]*not measured/);
   });
 
-  it('calls a goal met only when every round the run kept meets it, and shows their range', async () => {
+  it('calls a ratio whose interval holds its goal within noise, and one of a single round without an interval', async () => {
     const text = '<!-- results:start -->\n<!-- results:end -->\n';
     const out = await renderPerformance(text, {
       meta,
       'gate.recorded_vs_unrecorded_rps': 0.983,
-      'gate.recorded_vs_unrecorded_rps_spread': [0.983, 0.869, 1.066],
-      'gate.private_vs_public_rps': 0.912,
-      'gate.private_vs_public_rps_spread': [0.912, 0.85, 0.95],
+      'gate.recorded_vs_unrecorded_rps.ci_low': 0.869,
+      'gate.recorded_vs_unrecorded_rps.ci_high': 1.066,
+      'gate.fast_path_on_vs_off_rps': 1.4,
+      'gate.fast_path_on_vs_off_rps.ci_low': 1.2,
+      'gate.fast_path_on_vs_off_rps.ci_high': 1.6,
       'gate.private_vs_nginx_rps': 0.6,
+      'gate.private_vs_nginx_rps_spread': [0.6],
     });
     expect(out).toMatch(
-      /`gate\.recorded_vs_unrecorded_rps` +\|[^\n]*\| 0\.983 \(rounds 0\.869 to 1\.066\) +\| ≥ 0\.95 +\| \*\*within spread\*\*/,
+      /`gate\.recorded_vs_unrecorded_rps` +\|[^\n]*\| 0\.983 \(0\.869 to 1\.066\) +\| ≥ 0\.95 +\| \*\*within noise\*\*/,
     );
+    expect(out).toMatch(/`gate\.fast_path_on_vs_off_rps` +\|[^\n]*\| 1\.4 \(1\.2 to 1\.6\) +\| ≥ 1\.15 +\| met +\|/);
     expect(out).toMatch(
-      /`gate\.private_vs_public_rps` +\|[^\n]*\| 0\.912 \(rounds 0\.85 to 0\.95\) +\| ≥ 0\.80 +\| yes +\|/,
+      /`gate\.private_vs_nginx_rps` +\|[^\n]*\| 0\.6, 1 round +\| ≥ 0\.50 +\| \*\*one round: no interval\*\*/,
     );
-    expect(out).toMatch(
-      /`gate\.private_vs_nginx_rps` +\|[^\n]*\| 0\.6 +\| ≥ 0\.50 +\| yes \(median; rounds not kept\)/,
-    );
+  });
+
+  it('writes each measured goal’s verdict beside its ratio, and none for what was not measured', () => {
+    const results = addVerdicts({
+      'gate.private_vs_node_http_rps': 0.7,
+      'gate.private_vs_node_http_rps.ci_low': 0.62,
+      'gate.private_vs_node_http_rps.ci_high': 0.79,
+      'client.lcp_vs_client_guard': 0.48,
+      'client.lcp_vs_client_guard.ci_low': 0.44,
+      'client.lcp_vs_client_guard.ci_high': 0.53,
+      'gate.public_vs_node_http_rps': 0.8,
+      'gate.public_vs_node_http_rps.ci_low': 0.7,
+      'gate.public_vs_node_http_rps.ci_high': 0.9,
+    });
+    expect(results['gate.private_vs_node_http_rps.verdict']).toBe('missed');
+    expect(results['client.lcp_vs_client_guard.verdict']).toBe('within noise');
+    // A figure reported without a goal has no verdict; one not measured has none either.
+    expect(results['gate.public_vs_node_http_rps.verdict']).toBeUndefined();
+    expect(results['client.lcp_vs_ungated.verdict']).toBeUndefined();
   });
 
   it('reports Lighthouse per page with CLS, the login page signed out, and bolds each missed goal', async () => {

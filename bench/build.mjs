@@ -1,12 +1,13 @@
 // Build speed: the portal built with Docusaurus Faster (Rspack, SWC, Lightning CSS, SSG
 // worker threads) against the same sources with `faster` off (webpack, Babel, Terser),
-// cold each time (no .docusaurus, no bundler cache), in alternating order; then the same
-// Faster build with 500 and 2,000 generated doc pages added, for growth.
+// cold each time (no .docusaurus, no bundler cache), in alternating order; and (part
+// `growth`) the same Faster build with 500 and 2,000 generated doc pages added.
 import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { generateDocs, GENERATED_DIR } from './generate-docs.mjs';
 import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 function countPages(dir) {
   return readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.html')).length;
@@ -71,19 +72,23 @@ function generatedSite(count) {
 /**
  * Two kinds of cold build measured in alternating rounds (`runs[a]`, `runs[b]`: coldBuild's
  * results), as the report reads them: each kind's median wall time and pages, the ratio of the
- * medians and each round's own ratio (its spread), under `<prefix>.`.
+ * medians with its interval and each round's own ratio, under `<prefix>.`.
  */
 export function comparedBuilds(prefix, runs, a, b) {
-  const aS = median(runs[a].map((run) => run.wallMs)) / 1000;
-  const bS = median(runs[b].map((run) => run.wallMs)) / 1000;
+  const seconds = (kind) => round(median(runs[kind].map((run) => run.wallMs)) / 1000, 1);
+  const ratio = ratioWithInterval(
+    `${prefix}.${a}_vs_${b}_build`,
+    runs[a].map((run) => run.wallMs),
+    runs[b].map((run) => run.wallMs),
+    { of: 'ratioOfMedians', spreadKey: `${prefix}.${a}_vs_${b}_spread` },
+  );
   return {
     [`${prefix}.build_rounds`]: runs[a].length,
-    [`${prefix}.build_${a}_s`]: round(aS, 1),
-    [`${prefix}.build_${b}_s`]: round(bS, 1),
+    [`${prefix}.build_${a}_s`]: seconds(a),
+    [`${prefix}.build_${b}_s`]: seconds(b),
     [`${prefix}.build_${a}_pages`]: runs[a][0]?.pages,
     [`${prefix}.build_${b}_pages`]: runs[b][0]?.pages,
-    [`${prefix}.${a}_vs_${b}_build`]: round(aS / bS, 3),
-    [`${prefix}.${a}_vs_${b}_spread`]: runs[a].map((run, index) => round(run.wallMs / runs[b][index].wallMs, 3)),
+    ...ratio,
     // A build that first had to make its older releases' archive, once (timed apart: coldBuild).
     ...Object.fromEntries(
       [a, b].flatMap((kind) => {
@@ -94,8 +99,8 @@ export function comparedBuilds(prefix, runs, a, b) {
   };
 }
 
-/** `growth`: the generated-page counts to build (500 and 2,000; --quick builds 500 only). */
-export async function measureBuilds({ rounds, growth, log }) {
+/** The portal built cold with Faster and with webpack, `rounds` times each, alternating. */
+export async function measureBuilds({ rounds, log }) {
   const site = copySiteSources(join(workDir, 'build-portal'));
   // Inside the copy: its package.json (no "type": "module") makes the server bundle CommonJS.
   const out = join(site, 'build');
@@ -107,45 +112,70 @@ export async function measureBuilds({ rounds, growth, log }) {
       log(`  build ${r + 1}/${rounds} ${bundler}: ${(run.wallMs / 1000).toFixed(1)} s, ${mib(run.peakRssBytes)} MiB`);
     }
   }
-  const grown = {};
-  for (const count of growth) {
-    const dir = generatedSite(count);
-    const run = await coldBuild(dir, join(dir, 'build'), 'faster', { phases: true });
-    log(
-      `  build with ${count} generated pages: ${(run.wallMs / 1000).toFixed(1)} s, ${run.pages} pages ` +
-        `(bundling ${run.bundleS} s, static rendering ${run.ssgS} s)`,
-    );
-    grown[count] = { ...run, perSecond: run.pages / (run.wallMs / 1000) };
-    rmSync(dir, { recursive: true, force: true });
-  }
   const wall = (bundler) => median(runs[bundler].map((r) => r.wallMs));
   const peak = (bundler) => median(runs[bundler].map((r) => r.peakRssBytes));
-  const at = (count, pick) => (grown[count] ? pick(grown[count]) : null);
+  const ratio = (key, field) =>
+    ratioWithInterval(
+      key,
+      runs.faster.map((run) => run[field]),
+      runs.webpack.map((run) => run[field]),
+      { of: 'ratioOfMedians' },
+    );
   return {
-    'build.faster_vs_webpack_wall': round(wall('faster') / wall('webpack'), 3),
-    'build.faster_vs_webpack_wall_spread': runs.faster.map((run, r) => round(run.wallMs / runs.webpack[r].wallMs, 3)),
+    ...ratio('build.faster_vs_webpack_wall', 'wallMs'),
     'build.faster_wall_s': round(wall('faster') / 1000, 1),
     'build.webpack_wall_s': round(wall('webpack') / 1000, 1),
     'build.faster_peak_rss_mib': mib(peak('faster')),
     'build.webpack_peak_rss_mib': mib(peak('webpack')),
-    'build.faster_vs_webpack_peak_rss': round(peak('faster') / peak('webpack'), 3),
+    ...ratio('build.faster_vs_webpack_peak_rss', 'peakRssBytes'),
     'build.portal_pages': runs.faster[0].pages,
     'build.rounds': rounds,
-    'build.pages_500': at(500, (g) => g.pages),
-    'build.wall_s_500': at(500, (g) => round(g.wallMs / 1000, 1)),
-    'build.pages_per_s_500': at(500, (g) => round(g.perSecond, 1)),
-    'build.peak_rss_mib_500': at(500, (g) => mib(g.peakRssBytes)),
-    'build.bundle_s_500': at(500, (g) => g.bundleS),
-    'build.ssg_s_500': at(500, (g) => g.ssgS),
-    'build.pages_2000': at(2000, (g) => g.pages),
-    'build.wall_s_2000': at(2000, (g) => round(g.wallMs / 1000, 1)),
-    'build.pages_per_s_2000': at(2000, (g) => round(g.perSecond, 1)),
-    'build.peak_rss_mib_2000': at(2000, (g) => mib(g.peakRssBytes)),
-    'build.bundle_s_2000': at(2000, (g) => g.bundleS),
-    'build.ssg_s_2000': at(2000, (g) => g.ssgS),
+  };
+}
+
+/**
+ * The Faster build with 500 and with 2,000 generated pages added, alternating, `rounds`
+ * times each: pages per second at each size, and the one at 2,000 over the one at 500.
+ */
+export async function measureGrowth({ rounds, log }) {
+  const counts = [500, 2000];
+  const sites = Object.fromEntries(counts.map((count) => [count, generatedSite(count)]));
+  const grown = { 500: [], 2000: [] };
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const count of r % 2 ? [...counts].reverse() : counts) {
+        const dir = sites[count];
+        const run = await coldBuild(dir, join(dir, 'build'), 'faster', { phases: true });
+        log(
+          `  build ${r + 1}/${rounds} with ${count} generated pages: ${(run.wallMs / 1000).toFixed(1)} s, ${run.pages} pages ` +
+            `(bundling ${run.bundleS} s, static rendering ${run.ssgS} s)`,
+        );
+        grown[count].push({ ...run, perSecond: run.pages / (run.wallMs / 1000) });
+      }
+    }
+  } finally {
+    for (const dir of Object.values(sites)) rmSync(dir, { recursive: true, force: true });
+  }
+  const at = (count, field) => median(grown[count].map((run) => run[field]));
+  const size = (count) => ({
+    [`build.pages_${count}`]: grown[count][0].pages,
+    [`build.wall_s_${count}`]: round(at(count, 'wallMs') / 1000, 1),
+    [`build.pages_per_s_${count}`]: round(at(count, 'perSecond'), 1),
+    [`build.peak_rss_mib_${count}`]: mib(at(count, 'peakRssBytes')),
+    [`build.bundle_s_${count}`]: at(count, 'bundleS'),
+    [`build.ssg_s_${count}`]: at(count, 'ssgS'),
+  });
+  return {
+    'build.growth_rounds': rounds,
+    ...size(500),
+    ...size(2000),
     // 1.0 is linear growth (the same pages per second at both sizes); below 1 is worse than linear.
-    'build.growth_2000_vs_500':
-      grown[500] && grown[2000] ? round(grown[2000].perSecond / grown[500].perSecond, 3) : null,
+    ...ratioWithInterval(
+      'build.growth_2000_vs_500',
+      grown[2000].map((run) => run.perSecond),
+      grown[500].map((run) => run.perSecond),
+      { of: 'ratioOfMedians' },
+    ),
   };
 }
 

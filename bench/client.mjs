@@ -13,6 +13,7 @@ import { writeManifest } from '@portal/built-site/write';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { coldBuild } from './build.mjs';
 import { copySiteSources, DOC_PATH, median, rewrite, root, round, workDir } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 /** Lighthouse's desktop network profile (40 ms round trip, 10 Mbit/s), applied through the DevTools protocol. */
 export const NETWORK = {
@@ -52,7 +53,7 @@ export async function buildPeers({ authConfig, log }) {
     const build = join(dir, 'build');
     const run = await coldBuild(dir, build, 'faster');
     // Every file public: the manifest step asks only `get(url)` of its readers map.
-    await writeManifest(build, { get: () => 'public' });
+    await writeManifest(build, { get: () => 'public' }, { compressionCache: join(workDir, 'peer-compressed') });
     log(`  peer build "${name}": ${(run.wallMs / 1000).toFixed(1)} s`);
     peers[name] = build;
   }
@@ -159,26 +160,30 @@ export async function measureClient({ targets, reader, runs, log }) {
     const fcp = (name) => median(results[name].map((x) => x.fcp));
     const js = (name) => median(results[name].map((x) => x.jsBytes));
     const kib = (bytes) => round(bytes / 1024, 1);
-    // Each round's own LCP ratio, for the report's verdict (bench/report.mjs).
-    const lcpRounds = (name) => results.portal.map((load, r) => round(load.lcp / results[name][r].lcp, 3));
+    // The portal's median over the peer's, with the interval of the loads resampled as pairs.
+    const ratio = (key, field, peer) =>
+      ratioWithInterval(
+        key,
+        results.portal.map((load) => load[field]),
+        results[peer].map((load) => load[field]),
+        { of: 'ratioOfMedians' },
+      );
     return {
       'client.doc_page': DOC_PATH,
       'client.doc_page_js_kib': kib(js('portal')),
       'client.doc_page_js_kib_ungated': kib(js('ungated')),
       'client.doc_page_js_kib_client_guard': kib(js('client-guard')),
       'client.doc_page_js_files': results.portal[0].jsFiles,
-      'client.doc_page_js_vs_ungated': round(js('portal') / js('ungated'), 3),
-      'client.doc_page_js_vs_client_guard': round(js('portal') / js('client-guard'), 3),
+      ...ratio('client.doc_page_js_vs_ungated', 'jsBytes', 'ungated'),
+      ...ratio('client.doc_page_js_vs_client_guard', 'jsBytes', 'client-guard'),
       'client.lcp_ms': Math.round(lcp('portal')),
       'client.lcp_ms_ungated': Math.round(lcp('ungated')),
       'client.lcp_ms_client_guard': Math.round(lcp('client-guard')),
       'client.fcp_ms': Math.round(fcp('portal')),
       'client.fcp_ms_ungated': Math.round(fcp('ungated')),
       'client.fcp_ms_client_guard': Math.round(fcp('client-guard')),
-      'client.lcp_vs_ungated': round(lcp('portal') / lcp('ungated'), 3),
-      'client.lcp_vs_ungated_spread': lcpRounds('ungated'),
-      'client.lcp_vs_client_guard': round(lcp('portal') / lcp('client-guard'), 3),
-      'client.lcp_vs_client_guard_spread': lcpRounds('client-guard'),
+      ...ratio('client.lcp_vs_ungated', 'lcp', 'ungated'),
+      ...ratio('client.lcp_vs_client_guard', 'lcp', 'client-guard'),
       'client.loads_per_build': runs,
     };
   } finally {

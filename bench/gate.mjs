@@ -1,7 +1,8 @@
 // What the gate costs per request: requests/s and latency for a private doc page with a
-// valid session, against the same server's public page of the same bytes, and against
-// nginx (Debian's package) serving the same file from the same build. Load comes from wrk
-// in a second process (one thread); the three targets are measured in rotating order.
+// valid session, against the same server's public page of the same bytes, nginx (Debian's
+// package) serving the same file, Node's bare http sending the same answer, and the same
+// gate without each of its speed-ups. Load comes from wrk in a second process (one
+// thread); the targets are measured in rotating order, round after round.
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { startNginx as startNginxProcess } from '../tools/lib/nginx.mjs';
 import { freePort } from '../tools/lib/ports.mjs';
 import { answers, startProcess } from '../tools/lib/process.mjs';
 import { median, root, round, workDir } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 export const TWIN_PATH = '/bench-public-twin/';
 
@@ -172,11 +174,15 @@ async function sameBodies(targets) {
   return { bytes: reference.length, sent };
 }
 
+/**
+ * `gates`: the gate servers under load, each { url, pid }: `private` (the portal as it
+ * runs), and beside it the same build and code with one thing changed:
+ * `private_unrecorded` (AUDIT_PAGE_VIEWS=false), `private_no_fast_path` (GATE_FAST_PATH=off:
+ * every request through Fastify's own cycle) and `private_default_semi_space` (without the
+ * V8 flag the gate starts with, tools/lib/gate.mjs GATE_NODE_FLAGS).
+ */
 export async function measureGate({
-  gateURL,
-  unrecordedURL,
-  gatePid,
-  unrecordedPid,
+  gates,
   nginxURL,
   nodeURL,
   nodePid,
@@ -194,22 +200,22 @@ export async function measureGate({
   // signed-in reader's browser sends it for public pages too): only what is done with it
   // differs.
   const request = { 'Accept-Encoding': 'gzip', Cookie: cookie };
-  // In this order, every ratio below compares two targets run one right after the other
-  // (private and private_unrecorded, private and node_http, public and node_http).
+  const gate = (name) => ({ name, url: gates[name].url + docPath, headers: request, pid: gates[name].pid });
+  // In this order the two sides of the fast path's ratio, of the gate against Node's http
+  // and of the public page against Node's http run one right after the other.
   const targets = [
-    // The same gate code and page with page views not recorded (AUDIT_PAGE_VIEWS=false): what recording costs.
-    { name: 'private_unrecorded', url: unrecordedURL + docPath, headers: request, pid: unrecordedPid },
-    { name: 'private', url: gateURL + docPath, headers: request, pid: gatePid },
+    gate('private_unrecorded'),
+    gate('private_no_fast_path'),
+    gate('private'),
     // Node.js's own http answering with the gate's answer to the private page.
     { name: 'node_http', url: nodeURL + docPath, headers: request, pid: nodePid },
     // A public page of the same bytes on the same server: what the session check costs.
-    { name: 'public', url: gateURL + TWIN_PATH, headers: request },
-    // The same without the cookie: how the peer was asked until 2026-11-24 (reported only).
-    { name: 'node_http_bare', url: nodeURL + docPath, headers: { 'Accept-Encoding': request['Accept-Encoding'] } },
+    { name: 'public', url: gates.private.url + TWIN_PATH, headers: request },
     { name: 'nginx', url: nginxURL + docPath, headers: request },
+    gate('private_default_semi_space'),
   ];
   const { bytes, sent } = await sameBodies(targets);
-  const anonymous = await fetch(gateURL + docPath, { redirect: 'manual' });
+  const anonymous = await fetch(gates.private.url + docPath, { redirect: 'manual' });
   if (anonymous.status !== 302) throw new Error(`the private page answered ${anonymous.status} without a session`);
   const connections = 32;
   for (const target of targets) await runWrk(wrkPath, target.url, { seconds: 2, connections, headers: target.headers });
@@ -233,62 +239,56 @@ export async function measureGate({
     );
   }
   const stat = (name, key) => median(runs[name].map((run) => run[key]));
-  // A ratio is the median of the rounds' ratios, each of two runs seconds apart: a shared
-  // machine's speed drifts over minutes, and a ratio of two medians would take that drift
-  // in; within a round both targets meet nearly the same machine.
-  const roundRatios = (a, b, key = 'rps') => runs[a].map((run, r) => run[key] / runs[b][r][key]);
-  const ratio = (a, b, key = 'rps') => median(roundRatios(a, b, key));
-  // Each round's own ratio, for the figures with a goal: the report calls a goal met only
-  // when every round meets it (bench/report.mjs).
-  const spread = (a, b) => roundRatios(a, b).map((value) => round(value, 3));
+  // Each ratio is the median of the rounds' own ratios, each of two runs seconds apart (a
+  // shared machine's speed drifts over minutes), with the bootstrap interval of the rounds.
+  const ratio = (key, a, b, field = 'rps') =>
+    ratioWithInterval(
+      key,
+      runs[a].map((run) => run[field]),
+      runs[b].map((run) => run[field]),
+    );
+  const latency = (name) => ({
+    [`gate.${name}_p50_ms`]: round(stat(name, 'p50'), 2),
+    [`gate.${name}_p99_ms`]: round(stat(name, 'p99'), 2),
+  });
   return {
     'gate.page_bytes': bytes,
     'gate.sent_bytes': sent,
     'gate.encoding': request['Accept-Encoding'],
     // The private page is read by a partner (bench/run.mjs): group check included.
     'gate.private_reader': reader,
-    'gate.private_rps': Math.round(stat('private', 'rps')),
-    'gate.public_rps': Math.round(stat('public', 'rps')),
-    'gate.nginx_rps': Math.round(stat('nginx', 'rps')),
-    'gate.private_vs_public_rps': round(ratio('private', 'public'), 3),
-    'gate.private_vs_public_rps_spread': spread('private', 'public'),
-    'gate.private_unrecorded_rps': Math.round(stat('private_unrecorded', 'rps')),
-    'gate.recorded_vs_unrecorded_rps': round(ratio('private', 'private_unrecorded'), 3),
-    'gate.recorded_vs_unrecorded_rps_spread': spread('private', 'private_unrecorded'),
-    'gate.private_vs_nginx_rps': round(ratio('private', 'nginx'), 3),
-    'gate.private_vs_nginx_rps_spread': spread('private', 'nginx'),
-    'gate.node_http_rps': Math.round(stat('node_http', 'rps')),
-    'gate.node_http_vs_nginx_rps': round(ratio('node_http', 'nginx'), 3),
-    'gate.public_vs_node_http_rps': round(ratio('public', 'node_http'), 3),
+    ...Object.fromEntries(targets.map((t) => [`gate.${t.name}_rps`, Math.round(stat(t.name, 'rps'))])),
+    ...ratio('gate.private_vs_public_rps', 'private', 'public'),
+    ...ratio('gate.recorded_vs_unrecorded_rps', 'private', 'private_unrecorded'),
+    ...ratio('gate.private_vs_nginx_rps', 'private', 'nginx'),
+    ...ratio('gate.node_http_vs_nginx_rps', 'node_http', 'nginx'),
+    ...ratio('gate.public_vs_node_http_rps', 'public', 'node_http'),
     // The gate's hot path against the floor under any Node.js server (issue 15), with page
     // views recorded as by default, and without (what the gate itself costs).
-    'gate.private_vs_node_http_rps': round(ratio('private', 'node_http'), 3),
-    'gate.private_vs_node_http_rps_spread': spread('private', 'node_http'),
-    'gate.private_unrecorded_vs_node_http_rps': round(ratio('private_unrecorded', 'node_http'), 3),
-    // Against Node's http asked without the session cookie: the cost of reading the 1 KB
-    // cookie off the socket counted against the gate too (the comparison before 2026-11-24).
-    'gate.node_http_bare_rps': Math.round(stat('node_http_bare', 'rps')),
-    'gate.private_vs_node_http_bare_rps': round(ratio('private', 'node_http_bare'), 3),
-    'gate.node_http_p50_ms': round(stat('node_http', 'p50'), 2),
-    'gate.node_http_p99_ms': round(stat('node_http', 'p99'), 2),
-    'gate.private_p50_ms': round(stat('private', 'p50'), 2),
-    'gate.private_p99_ms': round(stat('private', 'p99'), 2),
-    'gate.public_p50_ms': round(stat('public', 'p50'), 2),
-    'gate.public_p99_ms': round(stat('public', 'p99'), 2),
-    'gate.nginx_p50_ms': round(stat('nginx', 'p50'), 2),
-    'gate.nginx_p99_ms': round(stat('nginx', 'p99'), 2),
+    ...ratio('gate.private_vs_node_http_rps', 'private', 'node_http'),
+    ...ratio('gate.private_unrecorded_vs_node_http_rps', 'private_unrecorded', 'node_http'),
+    // The speed-ups of issue 60, each against the same gate without it.
+    ...ratio('gate.fast_path_on_vs_off_rps', 'private', 'private_no_fast_path'),
+    ...ratio('gate.semi_space_32_vs_default_rps', 'private', 'private_default_semi_space'),
+    ...latency('private'),
+    ...latency('private_no_fast_path'),
+    ...latency('public'),
+    ...latency('nginx'),
+    ...latency('node_http'),
     // CPU per request (µs): in the thread that answers requests, and in the whole gate
     // process (its database thread and the garbage collector's threads too). On a machine
     // whose cores are all busy (the load tool runs beside the gate) every thread's time
     // counts against requests per second; with a core to spare, only the first one's does.
-    'gate.private_request_thread_us': round(stat('private', 'mainUs'), 1),
-    'gate.private_process_us': round(stat('private', 'allUs'), 1),
-    'gate.private_unrecorded_request_thread_us': round(stat('private_unrecorded', 'mainUs'), 1),
-    'gate.private_unrecorded_process_us': round(stat('private_unrecorded', 'allUs'), 1),
+    ...Object.fromEntries(
+      ['private', 'private_unrecorded', 'private_no_fast_path'].flatMap((name) => [
+        [`gate.${name}_request_thread_us`, round(stat(name, 'mainUs'), 1)],
+        [`gate.${name}_process_us`, round(stat(name, 'allUs'), 1)],
+      ]),
+    ),
     // The same for Node's bare http answering the same request, and what share of the
-    // gate's CPU per private request that is: steadier than requests/s on a shared machine.
+    // gate's CPU per private request that is.
     'gate.node_http_process_us': round(stat('node_http', 'allUs'), 1),
-    'gate.node_http_vs_private_cpu': round(ratio('node_http', 'private', 'allUs'), 3),
+    ...ratio('gate.node_http_vs_private_cpu', 'node_http', 'private', 'allUs'),
     'gate.connections': connections,
     'gate.seconds_per_run': seconds,
     'gate.rounds': rounds,

@@ -1,4 +1,4 @@
-// Helpers the benchmark's parts share: statistics, timing a command with the peak memory
+// Helpers the benchmark's parts share: statistics (from bench/stats.mjs), timing a command with the peak memory
 // of its whole process tree, copies of the site's sources to build elsewhere (from
 // tools/lib/site-copy.mjs), and the gate server started on a free port.
 import { spawn } from 'node:child_process';
@@ -31,21 +31,7 @@ export const LIGHTHOUSE_GOALS = {
   cls: 0,
 };
 
-export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-export function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-export function round(value, digits = 2) {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}
+export { median, percentile, round } from './stats.mjs';
 
 /** Resident memory (bytes) of a process and all its descendants, read from /proc. */
 function treeRss(rootPid) {
@@ -110,8 +96,8 @@ export { copySiteSources, docusaurusBin, rewrite } from '../tools/lib/site-copy.
  * own, and waits until it reaches that database: what is measured may write to it (tokens,
  * page views), and the database is migrated after the server listens.
  */
-export function startGate({ siteDir, emulatorHost, env = {} }) {
-  return startGateProcess({ siteDir, emulatorHost, env: { SESSION_RATE_LIMIT: '1000', ...env } });
+export function startGate({ siteDir, emulatorHost, env = {}, nodeFlags }) {
+  return startGateProcess({ siteDir, emulatorHost, nodeFlags, env: { SESSION_RATE_LIMIT: '1000', ...env } });
 }
 
 /** Absolute paths of nginx and wrk, installing them from Debian's packages if this is root. */

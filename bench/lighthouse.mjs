@@ -19,6 +19,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { DOC_PATH, median } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 export const PAGES = {
   home: '/',
@@ -36,6 +37,14 @@ const SIGNED_OUT = new Set(['login']);
 
 /** Pages answered with an error status on purpose: Lighthouse reports them rather than stopping. */
 const ERROR_STATUS = { not_found: 404, refusal: 403 };
+
+/** Page JavaScript a run saw arrive, in bytes as sent (compressed). */
+function scriptBytes(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  return items
+    .filter((item) => item.resourceType === 'Script')
+    .reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+}
 
 const FORM_FACTORS = {
   desktop: desktopConfig,
@@ -130,15 +139,69 @@ async function runOnce(url, port, cookie, config, { status, log }) {
 }
 
 /**
+ * Runs Lighthouse `runs` times over `targets` (name → { baseURL, path, cookie, status }) ×
+ * `formFactors`, interleaved: every target and form factor once per round. Returns each
+ * round's figures per `<name>.<formFactor>` (the categories' scores, `lcp_ms`, `tbt_ms`,
+ * `cls`, `script_bytes`) and the failing audits of the last round.
+ */
+export async function lighthouseRounds({ targets, runs, formFactors = Object.keys(FORM_FACTORS), log = () => {} }) {
+  assertChromiumInstalled();
+  const samples = {};
+  let failing = {};
+  const chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: [...chromiumArgs, '--headless=new'],
+    ignoreDefaultFlags: true,
+  });
+  try {
+    for (let round = 1; round <= runs; round++) {
+      for (const [page, target] of Object.entries(targets)) {
+        for (const formFactor of formFactors) {
+          const url = target.baseURL.replace(/\/+$/, '') + target.path;
+          const lhr = await runOnce(url, chrome.port, target.cookie, FORM_FACTORS[formFactor], {
+            status: target.status,
+            log,
+          });
+          if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+            throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: is the cookie a signed-in reader's?`);
+          }
+          const prefix = `${page}.${formFactor}`;
+          const sample = (samples[prefix] ??= { lcp_ms: [], tbt_ms: [], cls: [], script_bytes: [] });
+          for (const [id, key] of Object.entries(CATEGORIES)) {
+            const score = lhr.categories[id].score;
+            if (score === null) throw new Error(`Lighthouse, ${url}: no ${id} score`);
+            (sample[key] ??= []).push(Math.round(score * 100));
+          }
+          sample.lcp_ms.push(lhr.audits['largest-contentful-paint'].numericValue);
+          sample.tbt_ms.push(lhr.audits['total-blocking-time'].numericValue);
+          sample.cls.push(lhr.audits['cumulative-layout-shift'].numericValue);
+          sample.script_bytes.push(scriptBytes(lhr));
+          if (round === runs) failing = { ...failing, ...failingAudits(lhr, prefix) };
+          log(
+            `lighthouse ${round}/${runs} ${prefix}: ` +
+              Object.values(CATEGORIES)
+                .map((key) => `${key} ${sample[key].at(-1)}`)
+                .join(', ') +
+              `, TBT ${Math.round(sample.tbt_ms.at(-1))} ms, CLS ${sample.cls.at(-1).toFixed(3)}`,
+          );
+        }
+      }
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return { samples, failing };
+}
+
+/**
  * Runs Lighthouse `runs` times over every page × form factor and returns the medians as
  * flat keys `lighthouse.<page>.<formFactor>.<category|lcp_ms|cls>`, plus the failing audits
  * of the last round (`lighthouse.failing`). `cookie` holds the signed-in reader's cookies,
- * `refusalCookie` those of a reader refused `PAGES.refusal` (without it, that page is left out).
+ * `refusalCookie` those of a reader refused `PAGES.refusal` (without it, that page is left
+ * out). `peers` (name → { baseURL, path, peerOf }) run in the same rounds; each gives the
+ * ratio of its page's performance score, `lighthouse.<peerOf>.<form>.performance_vs_<rest of its name>`.
  */
 export async function measureLighthouse({ baseURL, cookie, refusalCookie, runs, peers = {}, log = () => {} }) {
-  assertChromiumInstalled();
-  // The portal's pages, then any peer pages (`peers`: name → { baseURL, path }) measured in
-  // the same rounds, such as the ungated build's copy of the doc page.
   const targets = {
     ...Object.fromEntries(
       Object.entries(PAGES)
@@ -154,51 +217,9 @@ export async function measureLighthouse({ baseURL, cookie, refusalCookie, runs, 
           },
         ]),
     ),
-    ...peers,
+    ...Object.fromEntries(Object.entries(peers).map(([name, peer]) => [name, { cookie, ...peer }])),
   };
-  const samples = {};
-  let failing = {};
-  const chrome = await launch({
-    chromePath: chromiumPath,
-    chromeFlags: [...chromiumArgs, '--headless=new'],
-    ignoreDefaultFlags: true,
-  });
-  try {
-    for (let round = 1; round <= runs; round++) {
-      for (const [page, target] of Object.entries(targets)) {
-        for (const [formFactor, config] of Object.entries(FORM_FACTORS)) {
-          const url = target.baseURL.replace(/\/+$/, '') + target.path;
-          const lhr = await runOnce(url, chrome.port, target.cookie === undefined ? cookie : target.cookie, config, {
-            status: target.status,
-            log,
-          });
-          if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
-            throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: is the cookie a signed-in reader's?`);
-          }
-          const prefix = `${page}.${formFactor}`;
-          const sample = (samples[prefix] ??= { lcp_ms: [], cls: [] });
-          for (const [id, key] of Object.entries(CATEGORIES)) {
-            const score = lhr.categories[id].score;
-            if (score === null) throw new Error(`Lighthouse, ${url}: no ${id} score`);
-            (sample[key] ??= []).push(Math.round(score * 100));
-          }
-          sample.lcp_ms.push(lhr.audits['largest-contentful-paint'].numericValue);
-          sample.cls.push(lhr.audits['cumulative-layout-shift'].numericValue);
-          if (round === runs) failing = { ...failing, ...failingAudits(lhr, prefix) };
-          log(
-            `lighthouse ${round}/${runs} ${prefix}: ` +
-              Object.values(CATEGORIES)
-                .map((key) => `${key} ${sample[key].at(-1)}`)
-                .join(', ') +
-              `, CLS ${sample.cls.at(-1).toFixed(3)}`,
-          );
-        }
-      }
-    }
-  } finally {
-    await chrome.kill();
-  }
-
+  const { samples, failing } = await lighthouseRounds({ targets, runs, log });
   const results = {
     'lighthouse.runs': runs,
     'lighthouse.pages': Object.fromEntries(Object.entries(targets).map(([page, target]) => [page, target.path])),
@@ -207,8 +228,23 @@ export async function measureLighthouse({ baseURL, cookie, refusalCookie, runs, 
     for (const key of Object.values(CATEGORIES))
       results[`lighthouse.${prefix}.${key}`] = Math.round(median(sample[key]));
     results[`lighthouse.${prefix}.lcp_ms`] = Math.round(median(sample.lcp_ms));
+    results[`lighthouse.${prefix}.tbt_ms`] = Math.round(median(sample.tbt_ms));
     // CLS to three places, as Lighthouse shows it; the largest of the runs, so one shift counts.
     results[`lighthouse.${prefix}.cls`] = Math.round(Math.max(...sample.cls) * 1000) / 1000;
+  }
+  for (const [name, peer] of Object.entries(peers)) {
+    if (!peer.peerOf) continue;
+    for (const form of Object.keys(FORM_FACTORS)) {
+      Object.assign(
+        results,
+        ratioWithInterval(
+          `lighthouse.${peer.peerOf}.${form}.performance_vs_${name.slice(peer.peerOf.length + 1)}`,
+          samples[`${peer.peerOf}.${form}`].performance,
+          samples[`${name}.${form}`].performance,
+          { of: 'ratioOfMedians' },
+        ),
+      );
+    }
   }
   results['lighthouse.failing'] = failing;
   return results;

@@ -1,7 +1,8 @@
-// `npm run bench` (full) and `npm run bench -- --quick`: every figure is a ratio against a
-// peer measured in the same run, interleaved, median of several runs. Absolute figures are
-// reported beside the ratios and never asserted. Writes bench/results/latest.json and the
-// tables in docs/performance.md. See docs/performance.md for what each peer is.
+// `npm run bench` (full) and `npm run bench -- --quick`: every figure with a goal is a ratio
+// against a peer measured in the same run, in interleaved rounds, with the bootstrap 95 %
+// interval of its rounds (bench/stats.mjs). Absolute figures are reported beside the ratios
+// and never asserted. Writes bench/results/latest.json and the tables in
+// docs/performance.md, which says what each peer is.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,7 +16,7 @@ import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
 import { assertChromiumInstalled } from '../scripts/chromium.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
-import { measureBuilds } from './build.mjs';
+import { measureBuilds, measureGrowth } from './build.mjs';
 import { buildPeers, measureClient } from './client.mjs';
 import {
   addOrganisations,
@@ -28,17 +29,22 @@ import {
 import { measureAgents } from './agents.mjs';
 import { measureGate, startNginx, startNodeHttpPeer, twinSite } from './gate.mjs';
 import { DOC_PATH, ensureTools, root, signedInCookies, startGate, workDir } from './lib.mjs';
-import { renderPerformance } from './report.mjs';
+import { addVerdicts, renderPerformance } from './report.mjs';
 import { measureDialog, measureRelevance, measureSearch, QUERIES } from './search.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
 import { measureReference } from './reference.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
 
-const PARTS = ['build', 'sources', 'reference', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'storage'];
+// What `npm run bench` runs, and the parts that run only when named: a full run fits in 20
+// minutes on the two-core machine (docs/operations.md gives each part's time).
+const DEFAULT_PARTS = ['build', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin'];
+const NAMED_PARTS = ['growth', 'sources', 'reference', 'storage', 'startup'];
+const PARTS = [...DEFAULT_PARTS, ...NAMED_PARTS];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
-  --quick        every part with fewer rounds, no 2,000-page build
-  --only=a,b     only these parts; writes bench/results/partial.json, not latest.json
+  (no flag)      the parts ${DEFAULT_PARTS.join(', ')}; writes bench/results/latest.json and docs/performance.md
+  --quick        the same parts with fewer rounds
+  --only=a,b     only these parts, ${NAMED_PARTS.join(', ')} among them; writes bench/results/partial.json
   --help         this text`;
 
 let flags;
@@ -65,42 +71,47 @@ if (unknown.length > 0) {
   console.error(`There is no part ${unknown.join(', ')} to measure.\n${USAGE}`);
   process.exit(2);
 }
-const wanted = (part) => !only || only.includes(part);
+const wanted = (part) => (only ? only.includes(part) : DEFAULT_PARTS.includes(part));
 const buildDir = join(root, 'site', 'build');
 const started = Date.now();
 const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
-// How much of everything: the full run took 42 to 51 minutes on the 2-core machine this was
-// written on (docs/performance.md). --quick runs fewer rounds of every part and leaves the
-// 2,000-page growth build to the full run (it alone takes about two minutes there).
+// Rounds and sizes per part. Every ratio's interval comes from its rounds, so a part keeps
+// as many as fit; --quick keeps one or a few, and a single round has no interval.
 const plan = quick
   ? {
       buildRounds: 1,
+      growthRounds: 1,
       sourcesRounds: 1,
       referenceRounds: 1,
-      growth: [500],
       loads: 3,
-      gateRounds: 2,
-      gateSeconds: 2,
+      gateRounds: 3,
+      gateSeconds: 1,
       agentRounds: 2,
       agentSeconds: 2,
+      agentRepeats: 3,
       lighthouseRuns: 1,
       searchRepeats: 3,
+      dialogRounds: 1,
+      storageRows: 200_000,
+      startupRuns: 2,
     }
   : {
-      buildRounds: 3,
+      buildRounds: 2,
+      growthRounds: 2,
       sourcesRounds: 2,
-      // Its goal lies near its figure: a median of three, not the mean of two.
       referenceRounds: 3,
-      growth: [500, 2000],
-      loads: 15,
-      // Short runs, many rounds: each ratio is a median over rounds (bench/gate.mjs).
-      gateRounds: 9,
-      gateSeconds: 3,
-      agentRounds: 5,
-      agentSeconds: 5,
-      lighthouseRuns: 5,
-      searchRepeats: 10,
+      loads: 10,
+      gateRounds: 10,
+      gateSeconds: 2,
+      agentRounds: 3,
+      agentSeconds: 3,
+      agentRepeats: 10,
+      lighthouseRuns: 3,
+      searchRepeats: 5,
+      dialogRounds: 2,
+      storageRows: 1_000_000,
+      startupRuns: 5,
     };
 
 const tools = ensureTools();
@@ -111,12 +122,22 @@ mkdirSync(workDir, { recursive: true });
 
 const results = {
   meta: {
-    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    command: `npm run bench${quick ? ' -- --quick' : ''}${only ? ` -- --only=${only.join(',')}` : ''}`,
     measuredAt: new Date().toISOString(),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     quick,
+    // Seconds each part took, as it ran in this run.
+    parts: {},
   },
 };
+
+/** Runs one part if it is wanted, timing it into `results.meta.parts`. */
+async function part(name, measure) {
+  if (!wanted(name)) return;
+  const partStarted = Date.now();
+  Object.assign(results, await measure());
+  results.meta.parts[name] = Math.round((Date.now() - partStarted) / 1000);
+}
 
 // A run that fails part-way keeps what it measured (bench/results/unfinished.json).
 let finished = false;
@@ -127,22 +148,27 @@ process.on('exit', () => {
 });
 
 // Builds first, while nothing else runs.
-if (wanted('build')) {
-  log(`Build: portal with Faster vs webpack × ${plan.buildRounds}, then ${plan.growth.join(' and ')} generated pages`);
-  Object.assign(results, await measureBuilds({ rounds: plan.buildRounds, growth: plan.growth, log }));
-}
-if (wanted('sources')) {
+await part('build', () => {
+  log(`Build: portal with Faster vs webpack × ${plan.buildRounds}`);
+  return measureBuilds({ rounds: plan.buildRounds, log });
+});
+await part('growth', () => {
+  log(`Build growth: 500 and 2,000 generated pages × ${plan.growthRounds}`);
+  return measureGrowth({ rounds: plan.growthRounds, log });
+});
+await part('sources', () => {
   log(
     `Package sources: a sync with nothing changed, the build with every synced version vs the newest only, and the rebuild after a release vs a full build × ${plan.sourcesRounds}`,
   );
-  Object.assign(results, await measureSources({ rounds: plan.sourcesRounds, log }));
-}
-if (wanted('reference')) {
+  return measureSources({ rounds: plan.sourcesRounds, log });
+});
+await part('reference', () => {
   log(`API reference: the full build with it vs without it × ${plan.referenceRounds}`);
-  Object.assign(results, await measureReference({ rounds: plan.referenceRounds, log }));
-}
+  return measureReference({ rounds: plan.referenceRounds, log });
+});
 
-const emulator = await startAuthEmulator();
+const needsGate = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'startup'].some(wanted);
+const emulator = needsGate ? await startAuthEmulator() : null;
 // One secret for every gate server this run starts, so one session works on all of them.
 // The admin list is timed with 200 calls in a row: more than an administrator's limit.
 const gateEnv = { SESSION_SECRET: randomBytes(32).toString('hex'), ADMIN_RATE_LIMIT: '100000' };
@@ -152,9 +178,18 @@ const stoppers = [];
 closeWithGrace({ delay: 30_000 }, async ({ err }) => {
   if (err) console.error(err);
   for (const stop of stoppers) await stop();
-  await emulator.stop();
+  await emulator?.stop();
 });
-try {
+if (emulator) {
+  try {
+    await measureWithGates();
+  } finally {
+    for (const stop of stoppers) await stop();
+    await emulator.stop();
+  }
+}
+
+async function measureWithGates() {
   await seedReaders(emulator.host, emulator.projectId);
   const reader = readSeed().find((r) => r.password && !r.disabled);
   const portal = await startGate({ siteDir: buildDir, emulatorHost: emulator.host, env: gateEnv });
@@ -177,6 +212,7 @@ try {
   // The peer builds serve the client figures and the Lighthouse comparison of the doc page.
   let peers = null;
   if (wanted('client') || wanted('lighthouse')) {
+    const peersStarted = Date.now();
     log('Peers: ungated and client-guard builds of the same sources');
     const authConfig = await (await fetch(`${portal.baseURL}/api/auth-config`)).json();
     const builds = await buildPeers({ authConfig, log });
@@ -185,122 +221,128 @@ try {
     stoppers.push(peers.ungated.stop);
     peers.guard = await startGate({ siteDir: builds['client-guard'], emulatorHost: emulator.host, env: gateEnv });
     stoppers.push(peers.guard.stop);
+    results.meta.parts.peers = Math.round((Date.now() - peersStarted) / 1000);
   }
 
-  if (wanted('client')) {
+  await part('client', async () => {
     log(`Client: JS weight and LCP of ${DOC_PATH}, ${plan.loads} cold loads each`);
-    Object.assign(
-      results,
-      await measureClient({
-        targets: {
-          portal: { baseURL: portal.baseURL, buildDir, cookie: await signedInCookies(portal.baseURL, cookie) },
-          ungated: { baseURL: peers.ungated.baseURL, buildDir: peers.builds.ungated },
-          'client-guard': { baseURL: peers.guard.baseURL, buildDir: peers.builds['client-guard'] },
-        },
-        reader,
-        runs: plan.loads,
-        log,
-      }),
-    );
-  }
+    return measureClient({
+      targets: {
+        portal: { baseURL: portal.baseURL, buildDir, cookie: await signedInCookies(portal.baseURL, cookie) },
+        ungated: { baseURL: peers.ungated.baseURL, buildDir: peers.builds.ungated },
+        'client-guard': { baseURL: peers.guard.baseURL, buildDir: peers.builds['client-guard'] },
+      },
+      reader,
+      runs: plan.loads,
+      log,
+    });
+  });
 
-  if (wanted('lighthouse')) {
+  await part('lighthouse', async () => {
     const { measureLighthouse, PAGES } = await import('./lighthouse.mjs');
     log(
       `Lighthouse: ${Object.keys(PAGES).length} pages and the ungated doc page × desktop and mobile × ${plan.lighthouseRuns}`,
     );
-    Object.assign(
-      results,
-      await measureLighthouse({
-        baseURL: portal.baseURL,
-        cookie: await signedInCookies(portal.baseURL, cookie),
-        // The refusal page as a partner meets it (bench/lighthouse.mjs PAGES.refusal).
-        refusalCookie: await signedInCookies(portal.baseURL, partnerCookie),
-        runs: plan.lighthouseRuns,
-        peers: { doc_ungated: { baseURL: peers.ungated.baseURL, path: PAGES.doc } },
-        log,
-      }),
-    );
-    for (const form of ['desktop', 'mobile']) {
-      const portalScore = results[`lighthouse.doc.${form}.performance`];
-      const peerScore = results[`lighthouse.doc_ungated.${form}.performance`];
-      results[`lighthouse.doc.${form}.performance_vs_ungated`] = Math.round((portalScore / peerScore) * 1000) / 1000;
-    }
-  }
+    return measureLighthouse({
+      baseURL: portal.baseURL,
+      cookie: await signedInCookies(portal.baseURL, cookie),
+      // The refusal page as a partner meets it (bench/lighthouse.mjs PAGES.refusal).
+      refusalCookie: await signedInCookies(portal.baseURL, partnerCookie),
+      runs: plan.lighthouseRuns,
+      peers: { doc_ungated: { baseURL: peers.ungated.baseURL, path: PAGES.doc, peerOf: 'doc' } },
+      log,
+    });
+  });
 
   if (peers) {
     await peers.ungated.stop();
     await peers.guard.stop();
   }
 
-  if (wanted('gate')) {
-    log(`Gate: private vs public vs nginx vs Node.js http, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`);
-    const twinDir = twinSite(buildDir, DOC_PATH);
-    const twin = await startGate({ siteDir: twinDir, emulatorHost: emulator.host, env: gateEnv });
-    const unrecorded = await startGate({
-      siteDir: twinDir,
+  await part('startup', async () => {
+    const { measureStartup } = await import('./startup.mjs');
+    return measureStartup({
       emulatorHost: emulator.host,
-      env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false' },
+      env: gateEnv,
+      cookie: await signedInCookies(portal.baseURL, cookie),
+      runs: plan.startupRuns,
+      log,
     });
-    // Issue 30's reader: an organisation licensed for 20 units, made on both gates.
-    const gateCookie = await licensedReader({
-      baseURLs: [twin.baseURL, unrecorded.baseURL],
-      adminCookie,
-      emulator,
-      id: 'gate-twenty',
-      units: licensed.slice(0, 20),
-    });
-    const nginx = await startNginx(tools.nginx, buildDir);
-    // The peer answers with what the gate answered the reader for the private page.
-    const nodeHttp = await startNodeHttpPeer(twin.baseURL + DOC_PATH, {
-      'Accept-Encoding': 'gzip',
-      Cookie: gateCookie,
-    });
-    try {
-      Object.assign(
-        results,
-        await measureGate({
-          gateURL: twin.baseURL,
-          unrecordedURL: unrecorded.baseURL,
-          gatePid: twin.pid,
-          unrecordedPid: unrecorded.pid,
-          nginxURL: nginx.baseURL,
-          nodeURL: nodeHttp.baseURL,
-          nodePid: nodeHttp.pid,
-          cookie: gateCookie,
-          reader: 'a partner licensed for 20 units',
-          docPath: DOC_PATH,
-          wrkPath: tools.wrk,
-          rounds: plan.gateRounds,
-          seconds: plan.gateSeconds,
-          log,
-        }),
-      );
-    } finally {
-      await twin.stop();
-      await unrecorded.stop();
-      await nginx.stop();
-      await nodeHttp.stop();
-    }
-  }
+  });
 
-  if (wanted('search')) {
-    log(`Search: ${QUERIES.length} queries × ${plan.searchRepeats} rounds, as a partner over the merged bundles`);
-    Object.assign(
-      results,
-      await measureSearch({
-        baseURL: portal.baseURL,
-        cookie: partnerCookie,
-        reader: 'the partner group',
-        units: unitsOfGroups(partner.groups),
-        buildDir,
-        repeats: plan.searchRepeats,
-      }),
+  await part('gate', async () => {
+    log(
+      `Gate: private vs public vs nginx vs Node.js http, and without each speed-up, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`,
     );
-    log(`Search box: the first query after the dialog opens and the next ones, ${quick ? 2 : 5} fresh browsers`);
+    const twinDir = twinSite(buildDir, DOC_PATH);
+    const gateOf = (env, nodeFlags) =>
+      startGate({ siteDir: twinDir, emulatorHost: emulator.host, env: { ...gateEnv, ...env }, nodeFlags });
+    // Started together: each waits mostly for its own database to open.
+    const variants = {
+      private: gateOf({}),
+      private_unrecorded: gateOf({ AUDIT_PAGE_VIEWS: 'false' }),
+      private_no_fast_path: gateOf({ GATE_FAST_PATH: 'off' }),
+      private_default_semi_space: gateOf({}, []),
+    };
+    const outcomes = await Promise.allSettled(Object.values(variants));
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) {
+      for (const outcome of outcomes) if (outcome.status === 'fulfilled') await outcome.value.stop();
+      throw failed.reason;
+    }
+    const gates = Object.fromEntries(Object.keys(variants).map((name, index) => [name, outcomes[index].value]));
+    const nginx = await startNginx(tools.nginx, buildDir);
+    let nodeHttp = null;
+    try {
+      // Issue 30's reader: an organisation licensed for 20 units, made on every gate.
+      const gateCookie = await licensedReader({
+        baseURLs: Object.values(gates).map((gate) => gate.baseURL),
+        adminCookie,
+        emulator,
+        id: 'gate-twenty',
+        units: licensed.slice(0, 20),
+      });
+      // The peer answers with what the gate answered the reader for the private page.
+      nodeHttp = await startNodeHttpPeer(gates.private.baseURL + DOC_PATH, {
+        'Accept-Encoding': 'gzip',
+        Cookie: gateCookie,
+      });
+      return await measureGate({
+        gates: Object.fromEntries(
+          Object.entries(gates).map(([name, gate]) => [name, { url: gate.baseURL, pid: gate.pid }]),
+        ),
+        nginxURL: nginx.baseURL,
+        nodeURL: nodeHttp.baseURL,
+        nodePid: nodeHttp.pid,
+        cookie: gateCookie,
+        reader: 'a partner licensed for 20 units',
+        docPath: DOC_PATH,
+        wrkPath: tools.wrk,
+        rounds: plan.gateRounds,
+        seconds: plan.gateSeconds,
+        log,
+      });
+    } finally {
+      for (const gate of Object.values(gates)) await gate.stop();
+      await nginx.stop();
+      await nodeHttp?.stop();
+    }
+  });
+
+  await part('search', async () => {
+    log(`Search: ${QUERIES.length} queries × ${plan.searchRepeats} rounds, as a partner over the merged bundles`);
+    const figures = await measureSearch({
+      baseURL: portal.baseURL,
+      cookie: partnerCookie,
+      reader: 'the partner group',
+      units: unitsOfGroups(partner.groups),
+      buildDir,
+      repeats: plan.searchRepeats,
+    });
+    log(`Search box: the first query after the dialog opens and the next ones, ${plan.dialogRounds} fresh browsers`);
     Object.assign(
-      results,
-      await measureDialog({ baseURL: portal.baseURL, cookie: partnerCookie, rounds: quick ? 2 : 5 }),
+      figures,
+      await measureDialog({ baseURL: portal.baseURL, cookie: partnerCookie, rounds: plan.dialogRounds }),
     );
     // Issue 30's reader: an organisation licensed for 25 units, a bundle for each.
     log('Search: the same, as a partner licensed for 25 units, and the search box’s first query');
@@ -312,12 +354,12 @@ try {
       id: 'search-twenty-five',
       units: searchUnits,
     });
-    const asLicensed = (figures) =>
+    const asLicensed = (found) =>
       Object.fromEntries(
-        Object.entries(figures).map(([key, value]) => [key.replace(/^search\./, 'search.licensed.'), value]),
+        Object.entries(found).map(([key, value]) => [key.replace(/^search\./, 'search.licensed.'), value]),
       );
     Object.assign(
-      results,
+      figures,
       asLicensed(
         await measureSearch({
           baseURL: portal.baseURL,
@@ -328,16 +370,18 @@ try {
           repeats: plan.searchRepeats,
         }),
       ),
-      asLicensed(await measureDialog({ baseURL: portal.baseURL, cookie: licensedCookie, rounds: quick ? 2 : 3 })),
+      asLicensed(await measureDialog({ baseURL: portal.baseURL, cookie: licensedCookie, rounds: plan.dialogRounds })),
     );
     log(`Search relevance: ${TUNING.length} tuning and ${HELD_OUT.length} held-out questions, as staff (every page)`);
+    // The demo staff reader is staff by the policy's e-mail-domain rule, without a groups claim.
     Object.assign(
-      results,
-      // The demo staff reader is staff by the policy's e-mail-domain rule, without a groups claim.
+      figures,
       await measureRelevance({ baseURL: portal.baseURL, cookie, groups: reader.groups ?? ['staff'] }),
     );
-  }
-  if (wanted('agents')) {
+    return figures;
+  });
+
+  await part('agents', async () => {
     log('Agents: MCP tools and the search API with a token; token vs session on the same Markdown');
     // Page views off, so the two reads differ only in the check; a token limit wrk cannot reach.
     const agents = await startGate({
@@ -346,41 +390,39 @@ try {
       env: { ...gateEnv, AUDIT_PAGE_VIEWS: 'false', TOKEN_RATE_LIMIT: '1000000' },
     });
     try {
-      Object.assign(
-        results,
-        await measureAgents({
-          baseURL: agents.baseURL,
-          cookie: partnerCookie,
-          docPath: DOC_PATH,
-          wrkPath: tools.wrk,
-          rounds: plan.agentRounds,
-          seconds: plan.agentSeconds,
-          repeats: plan.searchRepeats,
-          log,
-        }),
-      );
+      return await measureAgents({
+        baseURL: agents.baseURL,
+        cookie: partnerCookie,
+        docPath: DOC_PATH,
+        wrkPath: tools.wrk,
+        rounds: plan.agentRounds,
+        seconds: plan.agentSeconds,
+        repeats: plan.agentRepeats,
+        log,
+      });
     } finally {
       await agents.stop();
     }
-  }
-  if (wanted('admin')) {
+  });
+
+  await part('admin', async () => {
     log(`Admin: a page of 50 readers out of 10,000 in ${ORGANISATIONS} organisations`);
     await addReaders(emulator, 10_000);
     await addOrganisations({ baseURL: portal.baseURL, cookie: adminCookie, units: licensable });
-    Object.assign(results, await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log }));
-    Object.assign(results, await measureImport({ baseURL: portal.baseURL, cookie: adminCookie, log }));
-  }
-} finally {
-  for (const stop of stoppers) await stop();
-  await emulator.stop();
+    return {
+      ...(await measureAdminList({ baseURL: portal.baseURL, cookie: adminCookie, log })),
+      ...(await measureImport({ baseURL: portal.baseURL, cookie: adminCookie, log })),
+    };
+  });
 }
 
-if (wanted('storage')) {
-  log(`Storage: ${quick ? '200,000' : '1,000,000'} page views on PGlite and on PostgreSQL`);
-  Object.assign(results, await measureStorage({ rows: quick ? 200_000 : 1_000_000, log }));
-}
+await part('storage', () => {
+  log(`Storage: ${plan.storageRows.toLocaleString('en')} page views on PGlite and on PostgreSQL`);
+  return measureStorage({ rows: plan.storageRows, log });
+});
 
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
+addVerdicts(results);
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const resultsFile = join(root, 'bench', 'results', only ? 'partial.json' : 'latest.json');
 writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');

@@ -13,6 +13,7 @@ import { searchBundlesFor, unitsOfGroups } from '@portal/access';
 import { SEARCH_FILES_PATH } from '@portal/search';
 
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { percentile } from './lib.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
 
 const searchPackage = fileURLToPath(new URL('../packages/search/', import.meta.url));
@@ -52,10 +53,6 @@ export const QUERIES = [
   'bitmovin',
   'play',
 ];
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** Total compressed size of a search bundle, as the gate would send it (brotli where built). */
 export function bundleBytes(buildDir, prefix) {

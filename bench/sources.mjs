@@ -12,6 +12,7 @@ import { addRelease } from '../tools/lib/content-cache.mjs';
 import { publishVersions } from '../tools/lib/site-copy.mjs';
 import { coldBuild, comparedBuilds } from './build.mjs';
 import { copySiteSources, docusaurusBin, median, round, timeCommand, workDir } from './lib.mjs';
+import { ratioWithInterval } from './stats.mjs';
 
 /** A copy of the site whose synced sources publish their newest release only, with a cache of its own. */
 function newestOnlySite(latest) {
@@ -64,13 +65,18 @@ async function measureReleaseRebuild({ rounds, log, sourceId }) {
       `  round ${round_ + 1}/${rounds}: full build ${(full.wallMs / 1000).toFixed(1)} s, rebuild after a release ${(runs.release.at(-1).wallMs / 1000).toFixed(1)} s`,
     );
   }
+  const releaseVsFull = ratioWithInterval(
+    'sources.release_vs_full_build',
+    runs.release.map((run) => run.wallMs),
+    runs.full.map((run) => run.wallMs),
+    { of: 'ratioOfMedians', spreadKey: 'sources.release_vs_full_spread' },
+  );
   const fullS = median(runs.full.map((run) => run.wallMs)) / 1000;
   const releaseS = median(runs.release.map((run) => run.wallMs)) / 1000;
   return {
     'sources.full_build_s': round(fullS, 1),
     'sources.release_rebuild_s': round(releaseS, 1),
-    'sources.release_vs_full_build': round(releaseS / fullS, 3),
-    'sources.release_vs_full_spread': runs.release.map((run, index) => round(run.wallMs / runs.full[index].wallMs, 3)),
+    ...releaseVsFull,
     'sources.release_archive_s': round(median(runs.release.map((run) => run.archiveS)), 1),
     'sources.newest_archive_s': round(median(runs.prepared), 1),
   };

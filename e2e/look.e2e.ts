@@ -328,9 +328,7 @@ test.describe('the typeface', () => {
   });
 });
 
-// The word-wrap button watches its block with options memoised by our replacement of
-// theme-common's useShallowMemoObject (src/startup/shallow-memo.ts): it must still appear
-// for a block too wide for the phone, and wrap it.
+// The word-wrap button must appear for a block too wide for the phone, and wrap it.
 test('a code block too wide for a phone offers word wrap, and wraps', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(DASH_PAGE);

@@ -215,7 +215,7 @@ test('the entry bundles keep one name and are revalidated; every other asset has
 }) => {
   const home = await (await request.get('/')).text();
   const scripts = [...home.matchAll(/<script[^>]*src="?([^" >]+\.js)/g)].map((match) => String(match[1]));
-  // With one name, a page's HTML changes only with the page (docs/performance.md).
+  // With one name, a page's HTML changes only with the page (src/plugins/stable-entry-names.ts).
   expect(scripts).toEqual(expect.arrayContaining(['/assets/js/runtime~main.js', '/assets/js/main.js']));
   for (const src of ['/assets/js/runtime~main.js', '/assets/js/main.js']) {
     const script = await request.get(src);

@@ -54,6 +54,8 @@ export function siteSourceHash(root, env = process.env) {
   const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
   const synced = loaded.sources.filter((source) => source.kind !== 'local');
   const skip = new Set(synced.map((source) => join(paths.siteDir, 'docs', source.section)));
+  // A package's dist/ is what the type check makes of it (its declarations), not what the site bundles.
+  for (const source of sources) if (source.startsWith('packages/')) skip.add(join(root, source, 'dist'));
   for (const source of sources) {
     for (const file of walk(join(root, source), skip)) {
       hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');

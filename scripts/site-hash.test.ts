@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
@@ -15,5 +17,19 @@ describe('the site build hash', () => {
     expect(siteSourceHash(root, { SITE_URL: 'http://localhost:3000' })).toBe(plain);
     expect(siteSourceHash(root, { SITE_URL: 'http://localhost:3411' })).not.toBe(plain);
     expect(siteSourceHash(root, { PUBLIC_URL: 'https://developers.norigin.example' })).not.toBe(plain);
+  });
+
+  it("does not change with the declarations the type check writes into a package's dist/", () => {
+    const dist = join(root, 'packages', 'access', 'dist');
+    const made = !existsSync(dist);
+    const probe = join(dist, `site-hash-probe-${process.pid}.d.ts`);
+    const before = siteSourceHash(root, {});
+    mkdirSync(dist, { recursive: true });
+    try {
+      writeFileSync(probe, 'export declare const probe: 1;\n');
+      expect(siteSourceHash(root, {})).toBe(before);
+    } finally {
+      rmSync(made ? dist : probe, { recursive: true, force: true });
+    }
   });
 });

@@ -47,7 +47,7 @@ const stopAll = async () => {
 // SIGTERM together were.
 closeWithGrace(
   {
-    // The emulator may take 15 s to go, the server 10 s to write what it holds.
+    // Room for the emulator to stop and the server to write what it holds.
     delay: 30_000,
     // `npm start` passes the terminal's Ctrl-C on to this script, which has it already.
     onSecondSignal: () => {},

@@ -56,7 +56,7 @@ const started = Date.now();
 const log = (line) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
 const results = { measuredAt: new Date().toISOString() };
 // The Containerfile's FROM (its NODE_IMAGE argument's default), which this run never makes or tags.
-const OFFICIAL_IMAGE = 'docker.io/library/node:20-bookworm-slim';
+const OFFICIAL_IMAGE = 'docker.io/library/node:24-bookworm-slim';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, ...options });

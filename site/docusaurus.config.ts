@@ -11,8 +11,6 @@ import type { Options as GateFilesOptions } from './src/plugins/gate-files/optio
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
 import fontSubsets from './src/plugins/font-subsets';
-import noCollatorAtStartup from './src/plugins/no-collator-at-startup';
-import stagedStartup from './src/plugins/staged-startup';
 import prismOffStartup, { prismOnServerOnly } from './src/plugins/prism-off-startup';
 import { ARCHIVE_SIDEBARS, archivedReleases } from './src/archives/spec';
 import { siteUrlFrom } from './src/site-url';
@@ -105,10 +103,6 @@ const config: Config = {
     // bundle holds the highlighted block itself.
     prismOffStartup,
     prismOnServerOnly,
-    // No page builds the browser's collator while it starts (src/startup/shallow-memo.ts).
-    noCollatorAtStartup,
-    // A page starts in short main-thread tasks, not one long one (src/startup/client-entry.ts).
-    stagedStartup,
     // The self-hosted fonts cut down to the characters and weights the pages use.
     fontSubsets,
     // The classic docs plugin behind a wrapper that keeps private docs' descriptions out of

@@ -104,13 +104,4 @@ export function sessionClaims(uid: string, email: string, projectId = 'demo-nori
 }
 
 /** A small deterministic random source, so a failing fuzz case can be replayed. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from '../../tools/lib/seeded-random.mjs';

@@ -11,6 +11,72 @@
 
 import policyFile from './policy.js';
 
+/**
+ * The policy file as written (`policy.js`).
+ *
+ * @typedef {object} PolicyFile
+ * @property {Record<string, { label: string, reads: 'all' | readonly string[] }>} groups `reads`: `'all'` or the
+ *   names of the units the group reads.
+ * @property {{ routes: readonly string[], sections: readonly string[] }} public
+ * @property {Record<string, PolicyUnit>} units
+ * @property {{ claim: string, emailDomains: readonly { domain: string, groups: readonly string[] }[] }} accounts
+ * @property {{ email: string, label?: string }} requestAccess
+ */
+
+/**
+ * An access unit as the policy file writes it.
+ *
+ * @typedef {object} PolicyUnit
+ * @property {string} [label]
+ * @property {readonly string[]} paths
+ * @property {'all' | readonly string[]} [groups] Read by exactly these groups (`'all'`: every group), whatever their
+ *   `reads` say.
+ * @property {'listed' | 'hidden'} [whenLocked] Whether a signed-in reader who does not hold the unit sees it listed,
+ *   locked, in the sidebar (default: `'listed'` for a licensable unit, else `'hidden'`).
+ */
+
+/**
+ * Who may read something: everyone, or the units whose readers may (a page: its one unit;
+ * a file that pages of several units load: each of them).
+ *
+ * @typedef {'public' | readonly string[]} Readers
+ */
+
+/**
+ * A policy checked and compiled for matching (`compilePolicy`, which freezes it).
+ *
+ * @typedef {object} CompiledPolicy
+ * @property {readonly { readonly name: string, readonly label: string }[]} groups
+ * @property {readonly string[]} groupNames
+ * @property {readonly string[]} fullAccessGroups Groups that read every unit.
+ * @property {readonly string[]} fullAccess The label of files no page loads: `[all-units]`, held by the groups that
+ *   read every unit.
+ * @property {ReadonlyMap<string, readonly string[]>} unitsOfGroup Group → the units it reads (`all-units` last for a
+ *   group that reads every unit).
+ * @property {readonly { readonly name: string, readonly units: readonly string[] }[]} shelves One per set of units a
+ *   group reads: held by a reader of all of them, searched as one bundle.
+ * @property {readonly string[]} publicRoutes
+ * @property {readonly string[]} publicSections
+ * @property {readonly { readonly key: string, readonly section: string }[]} sectionPaths
+ * @property {readonly CompiledUnit[]} units Every unit.
+ * @property {readonly string[]} unitNames
+ * @property {readonly { readonly domain: string, readonly groups: readonly string[] }[]} domainRules
+ * @property {string} claim
+ * @property {{ readonly email: string, readonly label: string }} requestAccess
+ */
+
+/**
+ * A unit of a compiled policy.
+ *
+ * @typedef {object} CompiledUnit
+ * @property {string} name
+ * @property {string} label
+ * @property {readonly string[]} groups
+ * @property {boolean} licensable A product a partner may be given and may ask for (a group that does not read
+ *   everything reads it); the others are the company's own or the portal's.
+ * @property {boolean} listed Shown, locked, in the sidebar of a signed-in reader who does not hold it.
+ */
+
 /** The login route and the query parameter that carries where to go after signing in. */
 export const LOGIN_PATH = '/login';
 export const NEXT_PARAM = 'next';
@@ -58,15 +124,20 @@ export function normalizeRoute(rawPath) {
   return trimmed.toLowerCase();
 }
 
-/** `key` is `section` or below it, by whole path segment. */
+/**
+ * `key` is `section` or below it, by whole path segment.
+ *
+ * @param {string} key
+ * @param {string} section
+ */
 const within = (key, section) => key === section || key.startsWith(section === '/' ? '/' : section + '/');
 
 /**
  * Checks a policy and compiles it for matching. Every problem is named, all at once, so
  * a wrong policy is fixed in one go.
  *
- * @param {import('./index.js').PolicyFile} file
- * @returns {import('./index.js').CompiledPolicy}
+ * @param {PolicyFile} file
+ * @returns {Readonly<CompiledPolicy>}
  */
 export function compilePolicy(file) {
   const problems = [];
@@ -184,6 +255,7 @@ export function compilePolicy(file) {
    * of them at once, which a reader holding every one of those units searches instead of
    * one bundle per unit (fewer bundles to merge, one ranking over them).
    */
+  /** @type {{ name: string, units: readonly string[] }[]} */
   const shelves = [];
   for (const group of groupNames) {
     const units = (unitsOfGroup.get(group) ?? []).filter((unit) => unit !== ALL_UNITS);
@@ -197,8 +269,9 @@ export function compilePolicy(file) {
     fullAccess: Object.freeze([ALL_UNITS]),
     unitsOfGroup,
     shelves: Object.freeze(shelves),
-    publicRoutes: Object.freeze(publicRoutes),
-    publicSections: Object.freeze(publicSections),
+    // No null is left: a public path that is none was a problem above.
+    publicRoutes: Object.freeze(/** @type {string[]} */ (publicRoutes)),
+    publicSections: Object.freeze(/** @type {string[]} */ (publicSections)),
     sectionPaths: Object.freeze(sectionPaths),
     units: Object.freeze(
       sectionEntries.map(([name, section]) => {
@@ -243,8 +316,8 @@ export const REQUEST_ACCESS = policy.requestAccess;
  * treats an unmatched path as a page nobody reads).
  *
  * @param {string} rawPath a URL path, possibly percent-encoded, without query or hash
- * @param {import('./index.js').CompiledPolicy} [compiled]
- * @returns {'public' | readonly string[] | null}
+ * @param {CompiledPolicy} [compiled]
+ * @returns {Readers | null}
  */
 export function readersOf(rawPath, compiled = policy) {
   const key = normalizeRoute(rawPath);
@@ -255,8 +328,16 @@ export function readersOf(rawPath, compiled = policy) {
   return match ? unitReaders(match.section) : null;
 }
 
-/** `[unit]`, one frozen array per unit name, so equal answers are the same array. */
+/**
+ * `[unit]`, one frozen array per unit name, so equal answers are the same array.
+ *
+ * @type {Map<string, readonly string[]>}
+ */
 const unitArrays = new Map();
+/**
+ * @param {string} unit
+ * @returns {readonly string[]}
+ */
 function unitReaders(unit) {
   let readers = unitArrays.get(unit);
   if (readers === undefined) {
@@ -270,7 +351,7 @@ function unitReaders(unit) {
  * The unit a route belongs to: `'public'`, a unit name, or null.
  *
  * @param {string} rawPath
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string | null}
  */
 export function sectionOf(rawPath, compiled = policy) {
@@ -296,7 +377,7 @@ export function isPublicRoute(rawPath) {
  *
  * @param {readonly string[] | null} groups
  * @param {string} rawPath
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {boolean}
  */
 export function canRead(groups, rawPath, compiled = policy) {
@@ -308,7 +389,7 @@ export function canRead(groups, rawPath, compiled = policy) {
  * `readersOf` answer, or a file's label: the units whose pages load it).
  *
  * @param {readonly string[] | null} groups
- * @param {'public' | readonly string[] | null} readers
+ * @param {Readers | null} readers
  * @returns {boolean}
  */
 export function mayRead(groups, readers) {
@@ -323,7 +404,7 @@ export function mayRead(groups, readers) {
  * An account with none gets no session.
  *
  * @param {{ email?: string | null, emailVerified?: boolean, claims?: Record<string, unknown> | null }} account
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string[]}
  */
 export function groupsOfAccount(account, compiled = policy) {
@@ -345,7 +426,7 @@ export function groupsOfAccount(account, compiled = policy) {
  * e-mail domain gives: the readers command and the admin page change only these.
  *
  * @param {Record<string, unknown> | null | undefined} claims
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string[]}
  */
 export function claimedGroups(claims, compiled = policy) {
@@ -358,7 +439,7 @@ export function claimedGroups(claims, compiled = policy) {
  * policy's order, and `all-units` when a group reads them all. Unknown groups give nothing.
  *
  * @param {readonly string[]} groups
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string[]}
  */
 export function unitsOfGroups(groups, compiled = policy) {
@@ -374,7 +455,7 @@ export function unitsOfGroups(groups, compiled = policy) {
  * units they all hold. Units the policy does not have are dropped.
  *
  * @param {Iterable<string>} units
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string[]}
  */
 export function withShelves(units, compiled = policy) {
@@ -388,7 +469,7 @@ export function withShelves(units, compiled = policy) {
  * The id of a page's access unit, for its search bundle and llms folder: `'public'` or the
  * unit's name.
  *
- * @param {'public' | readonly string[]} readers a `readersOf` answer
+ * @param {Readers} readers a `readersOf` answer
  * @returns {string}
  */
 export function unitId(readers) {
@@ -398,8 +479,8 @@ export function unitId(readers) {
 /**
  * Every access unit the policy can give a page, public first.
  *
- * @param {import('./index.js').CompiledPolicy} [compiled]
- * @returns {{ id: string, readers: 'public' | readonly string[] }[]}
+ * @param {CompiledPolicy} [compiled]
+ * @returns {{ id: string, readers: Readers }[]}
  */
 export function accessUnits(compiled = policy) {
   return [
@@ -416,8 +497,8 @@ export const SEARCH_ROOT = '/search/';
  * and one per shelf (`readers`: the shelf, which only a reader of all its units holds),
  * with the units whose pages each covers.
  *
- * @param {import('./index.js').CompiledPolicy} [compiled]
- * @returns {{ id: string, readers: 'public' | readonly string[], units: readonly string[] }[]}
+ * @param {CompiledPolicy} [compiled]
+ * @returns {{ id: string, readers: Readers, units: readonly string[] }[]}
  */
 export function searchBundles(compiled = policy) {
   return [
@@ -433,7 +514,7 @@ export function searchBundles(compiled = policy) {
  * The browser's search box, the search API and MCP all search these.
  *
  * @param {readonly string[] | null} units the reader's holdings (`unitsOfGroups`, `withShelves`); null: signed out
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string[]}
  */
 export function searchBundlesFor(units, compiled = policy) {
@@ -461,8 +542,8 @@ export function searchBundlesFor(units, compiled = policy) {
  * marks an item of one unit, `portal-listed` one with a unit a reader without it still
  * sees listed, locked.
  *
- * @param {'public' | readonly string[] | null} readers
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {Readers | null} readers
+ * @param {CompiledPolicy} [compiled]
  * @returns {string}
  */
 export function readersClass(readers, compiled = policy) {
@@ -480,14 +561,18 @@ export function readersClass(readers, compiled = policy) {
  * units, and one of them is listed (`whenLocked` in the policy). Such an item shows its
  * name with a lock; an item of one unit (a package's own entry) shows nothing below it.
  *
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string}
  */
 export function lockedItemSelector(compiled = policy) {
   return `html.portal-signed-in li.portal-listed${outsideSelector(compiled)}`;
 }
 
-/** An item marked with units the reader (the root's `portal-u-*` classes) holds none of. */
+/**
+ * An item marked with units the reader (the root's `portal-u-*` classes) holds none of.
+ *
+ * @param {CompiledPolicy} compiled
+ */
 function outsideSelector(compiled) {
   const held = [...compiled.unitNames, ALL_UNITS].map((unit) => `.portal-u-${unit} .portal-r-${unit}`).join(',');
   return `.portal-r:not(:is(${held}))`;
@@ -503,7 +588,7 @@ function outsideSelector(compiled) {
  * combinations. The locks themselves, for signed-out visitors and for listed units, are
  * the site's own styles (site/src/plugins/access-marks.ts).
  *
- * @param {import('./index.js').CompiledPolicy} [compiled]
+ * @param {CompiledPolicy} [compiled]
  * @returns {string}
  */
 export function accessStyles(compiled = policy) {

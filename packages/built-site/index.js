@@ -9,6 +9,44 @@ export const MANIFEST_FILE = 'portal-manifest.json';
 export const MANIFEST_VERSION = 3;
 
 /**
+ * The manifest: every file of a build, by route key.
+ *
+ * @typedef {object} Manifest
+ * @property {typeof MANIFEST_VERSION} version
+ * @property {string} createdAt
+ * @property {Record<string, ManifestEntry>} entries Route keys (`normalizeRoute` of `@portal/access`) → entry.
+ * @property {string} notFound Key of the not-found page.
+ * @property {string[]} inlineScriptHashes CSP hashes (`sha256-…`) of the inline scripts the pages carry.
+ */
+
+/**
+ * One file of a build.
+ *
+ * @typedef {object} ManifestEntry
+ * @property {string} url URL the build gave the file: `/docs/layout-engine/` for a page, `/assets/js/main.1a2b.js`.
+ * @property {string} file Path relative to the build directory, written at build time and never taken from a request.
+ * @property {string} contentType
+ * @property {number} size
+ * @property {string} etag
+ * @property {'page' | 'file'} kind `page` is a route's HTML: anonymous readers are sent to the login page instead of
+ *   refused.
+ * @property {'public' | 'private'} access
+ * @property {string[]} units The units whose readers may read a private file (a page: its one unit), never empty;
+ *   empty for a public file.
+ * @property {boolean} immutable Content-hashed under /assets/: safe to cache forever.
+ * @property {Variant} [br]
+ * @property {Variant} [gzip]
+ */
+
+/**
+ * A precompressed form of a file.
+ *
+ * @typedef {object} Variant
+ * @property {string} file Path relative to the build directory.
+ * @property {number} size
+ */
+
+/**
  * The `.md` address of a page: `/docs/layout-engine/` → `/docs/layout-engine.md`, `/` → `/index.md`.
  *
  * @param {string} permalink
@@ -46,7 +84,9 @@ export function pageRoute(url) {
  * is a folder of its path or doc id (`/docs/X/2.3.0/`, `X/2.3.0/README`). Such pages are
  * listed for assistants but left out of llms-full.txt, which carries each package at its
  * newest, and searched only when a search asks for their version (`olderReleasesSearchDir`).
+ *
  * @param {string} path
+ * @returns {boolean}
  */
 export function isOlderRelease(path) {
   return /\/\d+\.\d+\.\d+(\/|$)/.test(path);

@@ -18,6 +18,9 @@ import { MANIFEST_FILE, MANIFEST_VERSION, pageRoute } from './index.js';
 import { withFastExcerpts } from './pagefind-excerpt.js';
 import { withGivenFiles } from './pagefind-files.js';
 
+/** @import { Readers } from '@portal/access' */
+/** @import { Manifest, ManifestEntry } from './index.js' */
+
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
@@ -41,6 +44,7 @@ export function contentTypeOf(file) {
  * @returns {string[]}
  */
 export function inlineScriptHashes(html) {
+  /** @type {string[]} */
   const hashes = [];
   /** @type {string | null} */
   let script = null;
@@ -190,9 +194,9 @@ export const OWN_SCRIPT_PAGES = Object.freeze(['/404.html', '/index.html', '/acc
  * `foreignScripts`, and their scripts stay blocked.
  *
  * @param {string} buildDir
- * @param {ReadonlyMap<string, import('@portal/access').Readers>} readers
+ * @param {ReadonlyMap<string, Readers>} readers
  * @param {{ concurrency?: number, compressionCache?: string, ownScriptPages?: readonly string[] }} [options]
- * @returns {Promise<import('./index.js').Manifest & { foreignScripts: string[] }>}
+ * @returns {Promise<Manifest & { foreignScripts: string[] }>}
  */
 export async function writeManifest(
   buildDir,
@@ -206,7 +210,7 @@ export async function writeManifest(
   /** @type {Map<string, ReturnType<typeof compress>>} */
   const compressed = new Map();
 
-  /** @type {Record<string, import('./index.js').ManifestEntry>} */
+  /** @type {Record<string, ManifestEntry>} */
   const entries = {};
   const scriptHashes = new Set();
   // Compression dominates this step; a few files at a time keep libuv's threads busy.
@@ -221,7 +225,7 @@ export async function writeManifest(
     if (who === undefined || (who !== 'public' && who.length === 0))
       throw new Error(`No readers were worked out for ${url}; refusing to guess`);
     const digest = createHash('sha256').update(body).digest();
-    /** @type {import('./index.js').ManifestEntry} */
+    /** @type {ManifestEntry} */
     const entry = {
       url: entryUrl,
       file,
@@ -265,7 +269,7 @@ export async function writeManifest(
   const foreignScripts = prepared
     .filter(({ hashes }) => hashes.some((hash) => !scriptHashes.has(hash)))
     .map(({ url }) => url);
-  /** @type {import('./index.js').Manifest} */
+  /** @type {Manifest} */
   const manifest = {
     version: MANIFEST_VERSION,
     createdAt: new Date().toISOString(),

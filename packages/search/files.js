@@ -1,7 +1,7 @@
 // The files a search needs before its first answer, for all of a reader's bundles in one
 // answer of the gate (GET SEARCH_FILES_PATH). Each bundle's own files (its entry, metadata,
 // word list and index chunks) are small but many, and a reader of many units opens a bundle
-// per unit: one request instead of several per bundle (docs/performance.md). The build's
+// per unit: one request instead of several per bundle. The build's
 // Pagefind scripts take the files from here instead of fetching each
 // (packages/built-site/pagefind-files.js).
 //

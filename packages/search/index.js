@@ -25,6 +25,45 @@ export {
   unpackSearchFiles,
 } from './files.js';
 
+/**
+ * What a Pagefind result's `data()` gives (the fields the portal reads).
+ *
+ * @typedef {object} PagefindResultData
+ * @property {string} url The page's URL, with the highlight parameter.
+ * @property {string} excerpt HTML: text around the matched words, in `<mark>`, escaped by Pagefind.
+ * @property {{ title?: string, [field: string]: string | undefined }} meta `title`, and `trail` (the breadcrumb) where
+ *   the build wrote one (breadcrumb.js).
+ * @property {string} content The page's text.
+ * @property {string} [raw_content]
+ * @property {number[]} locations The word positions the query matched in the page's text.
+ * @property {{ element?: string, id?: string, text?: string, location?: number }[]} [anchors] The page's headings.
+ * @property {{ title: string, url: string, excerpt: string }[]} [sub_results] The headings under which the query
+ *   matched.
+ */
+
+/**
+ * What a search of a Pagefind instance answers: its results, each read with `data()`.
+ *
+ * @typedef {{ results: { data(): Promise<PagefindResultData> }[] }} PagefindResults
+ */
+
+/**
+ * One Pagefind search instance (`createInstance` of a bundle's pagefind.js).
+ *
+ * @typedef {{
+ *   init(): Promise<void>,
+ *   mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<void>,
+ *   search(query: string, options?: Record<string, unknown>): Promise<PagefindResults>,
+ *   debouncedSearch(query: string, options?: Record<string, unknown>, timeout?: number): Promise<PagefindResults | null>,
+ * }} PagefindInstance
+ */
+
+/**
+ * A bundle's `pagefind.js`.
+ *
+ * @typedef {{ createInstance(options: Record<string, unknown>): PagefindInstance }} PagefindModule
+ */
+
 /** The query parameter that marks the matched words on the page a result opens. */
 export const HIGHLIGHT_PARAM = 'highlight';
 
@@ -36,7 +75,7 @@ export const RESULT_OPTIONS = Object.freeze({ highlightParam: HIGHLIGHT_PARAM, e
  * every surface agrees on its first 8 (the search box shows 8). A larger limit (the API's,
  * MCP's) adds the results after them, in Pagefind's order. Reading a result is most of a
  * query's time: Pagefind fetches its fragment once, and works out its excerpt and headings
- * over the page's text every time (docs/performance.md).
+ * over the page's text every time.
  */
 export const CANDIDATES = 8;
 
@@ -69,7 +108,7 @@ function wordsIn(file) {
 /**
  * The words of the bundles each open search was made of, for its spelling corrections.
  *
- * @type {WeakMap<import('./index.js').PagefindInstance, Vocabulary>}
+ * @type {WeakMap<PagefindInstance, Vocabulary>}
  */
 const vocabularies = new WeakMap();
 
@@ -85,9 +124,9 @@ const vocabularies = new WeakMap();
  * from it (the `portalFiles` option) instead of fetching each, and every merge starts at once.
  *
  * @param {readonly string[]} bundles bundle paths, `/search/<unit>/`
- * @param {{ load(bundle: string): Promise<import('./index.js').PagefindModule>, origin?: string }} how
+ * @param {{ load(bundle: string): Promise<PagefindModule>, origin?: string }} how
  *   `load` imports the bundle's `pagefind.js`; `origin` goes before each path (the server's).
- * @returns {Promise<import('./index.js').PagefindInstance | null>}
+ * @returns {Promise<PagefindInstance | null>}
  */
 export async function openSearch(bundles, { load, origin = '' }) {
   if (bundles.length === 0) return null;
@@ -127,7 +166,7 @@ export async function openSearch(bundles, { load, origin = '' }) {
  * replaced by the word of the reader's pages one edit from it ("shaak" → "shaka"), or
  * `query` itself when it has none.
  *
- * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {PagefindInstance | null} instance from `openSearch`
  * @param {string} query
  * @returns {string}
  */
@@ -170,7 +209,7 @@ export function aboutness(query, page) {
  * the other pages of the same rank unless the query asks for one, in Pagefind's order within
  * each rank.
  *
- * @template {import('./index.js').PagefindResultData} T
+ * @template {PagefindResultData} T
  * @param {string} query
  * @param {readonly T[]} found the data of Pagefind's results, in its order
  * @returns {T[]}
@@ -225,10 +264,10 @@ export function releaseBundles(bundles, version) {
  * of a synced package (the instance should be over `releaseBundles`). Misspelt words are
  * corrected first (`correctQuery`).
  *
- * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {PagefindInstance | null} instance from `openSearch`
  * @param {string} typed the query as typed
  * @param {{ limit?: number, debounceMs?: number, version?: string }} [options]
- * @returns {Promise<import('./index.js').PagefindResultData[] | null>}
+ * @returns {Promise<PagefindResultData[] | null>}
  */
 export async function searchPages(instance, typed, { limit = 8, debounceMs, version } = {}) {
   if (instance === null || wordParts(typed).length === 0) return [];
@@ -239,7 +278,8 @@ export async function searchPages(instance, typed, { limit = 8, debounceMs, vers
       ? await instance.search(query, options)
       : await instance.debouncedSearch(query, options, debounceMs);
   if (found === null) return null;
-  const read = (from, to) => Promise.all(found.results.slice(from, to).map((result) => result.data()));
+  const read = (/** @type {number} */ from, /** @type {number} */ to) =>
+    Promise.all(found.results.slice(from, to).map((result) => result.data()));
   const ranked = rank(query, await read(0, CANDIDATES));
   if (limit <= CANDIDATES) return ranked.slice(0, limit);
   return [...ranked, ...rank(query, await read(CANDIDATES, limit))].slice(0, limit);
@@ -252,7 +292,7 @@ export async function searchPages(instance, typed, { limit = 8, debounceMs, vers
  * is no closeness), each with the first page found there; at most `limit`, nearest first.
  * Only the reader's own bundles are searched, so only sections they may read are offered.
  *
- * @param {import('./index.js').PagefindInstance | null} instance from `openSearch`
+ * @param {PagefindInstance | null} instance from `openSearch`
  * @param {string} query
  * @param {number} [limit]
  * @returns {Promise<{ section: string, title: string, url: string }[]>}

@@ -67,7 +67,7 @@ export function answersQuery(query, matched) {
 /**
  * The words of the pages checked last, by page text: Pagefind keeps each page it read and
  * hands out the same text for it, so a page's split is made once, not once per query
- * (docs/performance.md). At most 64 pages, the same bound whoever searches.
+ * At most 64 pages, the same bound whoever searches.
  *
  * @type {Map<string, string[]>}
  */

@@ -42,12 +42,18 @@ export function countWords(texts) {
 export class Vocabulary {
   /** @param {readonly Record<string, number>[]} lists */
   constructor(lists) {
-    /** @type {Map<string, number>} */
+    /**
+     * @private
+     * @type {Map<string, number>}
+     */
     this.counts = new Map();
     for (const list of lists)
       for (const [word, count] of Object.entries(list))
         if (typeof count === 'number') this.counts.set(word, (this.counts.get(word) ?? 0) + count);
-    /** @type {string[]} */
+    /**
+     * @readonly
+     * @type {readonly string[]}
+     */
     this.sorted = [...this.counts.keys()].sort();
   }
 

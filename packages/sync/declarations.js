@@ -9,13 +9,28 @@ import semver from 'semver';
 
 import { filePathProblem, inside, isPackageName, LIMITS, regularFile } from './trust.js';
 
+/**
+ * What a declarations folder holds besides the files: the entry (none when the release carries no
+ * declarations) and the dependencies whose declarations it re-exports, at the versions pinned.
+ *
+ * @typedef {object} KeptDeclarations
+ * @property {string | undefined} entry
+ * @property {Record<string, string>} dependencies
+ */
+
 /** Changes when what a declarations folder holds changes: every folder made before is made again. */
 export const DECLARATIONS_FORMAT = 'declarations 3';
 
 /** Dependencies of dependencies are followed this deep: a re-export of a re-export is still found. */
 const DEPTH = 3;
 
-/** The declarations entry of a package.json, relative to the package, or undefined. */
+/**
+ * The declarations entry of a package.json, relative to the package, or undefined.
+ *
+ * @param {any} manifest package.json as parsed: each field read is checked here
+ * @param {string} packageDir
+ * @returns {string | undefined}
+ */
 export function typesEntry(manifest, packageDir) {
   const dotExport = manifest.exports?.['.'];
   const candidates = [
@@ -38,21 +53,38 @@ const SPECIFIERS = [
   /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
 ];
 
-/** The module specifiers and referenced paths of a declaration file. */
+/**
+ * The module specifiers and referenced paths of a declaration file.
+ *
+ * @param {string} text
+ * @returns {{ specifiers: string[], paths: string[] }}
+ */
 export function specifiersOf(text) {
+  /** @type {Set<string>} */
   const found = new Set();
   for (const pattern of SPECIFIERS) for (const match of text.matchAll(pattern)) found.add(match[1]);
   const paths = [...text.matchAll(/\/\/\/\s*<reference\s+path\s*=\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
   return { specifiers: [...found], paths };
 }
 
-/** The package a bare specifier names (`lodash/debounce` → lodash, `@scope/a/b` → @scope/a). */
+/**
+ * The package a bare specifier names (`lodash/debounce` → lodash, `@scope/a/b` → @scope/a).
+ *
+ * @param {string} specifier
+ * @returns {string}
+ */
 export function packageOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** The declaration file a relative specifier means, as TypeScript would look for it. */
+/**
+ * The declaration file a relative specifier means, as TypeScript would look for it.
+ *
+ * @param {string} packageDir
+ * @param {string} from
+ * @param {string} specifier
+ */
 function resolveRelative(packageDir, from, specifier) {
   const base = posix.normalize(posix.join(posix.dirname(from), specifier));
   const stem = base.replace(/\.(c|m)?js$/, '');
@@ -74,13 +106,20 @@ function resolveRelative(packageDir, from, specifier) {
 /**
  * The declaration files reachable from `entry` inside one package, and the packages its
  * declarations import by name.
+ *
+ * @param {string} packageDir
+ * @param {string} entry
+ * @param {{ files: number, bytes: number }} [budget]
+ * @returns {{ files: string[], packages: string[] }}
  */
 export function reachableDeclarations(packageDir, entry, budget = { files: 0, bytes: 0 }) {
+  /** @type {Set<string>} */
   const files = new Set();
+  /** @type {Set<string>} */
   const packages = new Set();
   const queue = [entry];
   while (queue.length) {
-    const file = queue.pop();
+    const file = /** @type {string} */ (queue.pop());
     if (files.has(file) || file.startsWith('..')) continue;
     const found = regularFile(packageDir, file);
     if (!found) continue;
@@ -113,6 +152,11 @@ export function reachableDeclarations(packageDir, entry, budget = { files: 0, by
  * Copies a package's package.json and the declarations its entry reaches into `target`. The
  * copy's name carries the release it was fetched for: TypeDoc tells symbols apart by their
  * package's name and path, and one run converts several releases of the same package.
+ *
+ * @param {string} unpacked
+ * @param {string} target
+ * @param {string} release
+ * @param {{ files: number, bytes: number }} budget
  */
 function keepDeclarations(unpacked, target, release, budget) {
   const manifestFile = regularFile(unpacked, 'package.json');
@@ -138,6 +182,11 @@ function keepDeclarations(unpacked, target, release, budget) {
  * The version of `name` a release pinned with `range`: the newest that satisfies it and was
  * published by the release's date (what an install on that day got), else the newest that
  * satisfies it.
+ *
+ * @param {import('pacote').Packument} packument
+ * @param {string} range
+ * @param {string | null | undefined} releasedAt
+ * @returns {string | undefined}
  */
 export function pinnedVersion(packument, range, releasedAt) {
   const versions = Object.keys(packument.versions ?? {}).filter(
@@ -155,14 +204,17 @@ export function pinnedVersion(packument, range, releasedAt) {
  * Fetches the declarations of `name@version` into `dir` (`dir/package/…`), replacing it whole,
  * with those of the dependencies they import at the versions the release pins. Answers what
  * it kept, or `{ entry: undefined }` when the release carries no declarations.
- * @param {{ pacote: any, settings: Record<string, unknown>, name: string, version: string, integrity?: string, date?: string | null, dir: string, marker: string }} options
+ * @param {{ pacote: typeof import('pacote'), settings: Record<string, string>, name: string, version: string, integrity?: string, date?: string | null, dir: string, marker: string }} options
+ * @returns {Promise<KeptDeclarations>}
  */
 export async function fetchDeclarations({ pacote, settings, name, version, integrity, date, dir, marker }) {
   const staging = `${dir}.${process.pid}.tmp`;
   const unpackedBase = `${dir}.${process.pid}.unpacked`;
   rmSync(staging, { recursive: true, force: true });
+  /** @type {Record<string, string>} */
   const dependencies = {};
   let count = 0;
+  /** @type {(spec: string, options: { integrity?: string }) => Promise<string>} */
   const unpack = async (spec, options) => {
     const unpacked = `${unpackedBase}-${count++}`;
     rmSync(unpacked, { recursive: true, force: true });
@@ -178,7 +230,7 @@ export async function fetchDeclarations({ pacote, settings, name, version, integ
       // The dependencies the declarations import, breadth first, each at the version its dependant pins.
       const queue = kept.packages.map((dependency) => ({ dependency, from: kept.manifest, depth: 1 }));
       while (queue.length) {
-        const { dependency, from, depth } = queue.shift();
+        const { dependency, from, depth } = /** @type {(typeof queue)[number]} */ (queue.shift());
         const range = from.dependencies?.[dependency] ?? from.optionalDependencies?.[dependency];
         if (!range || dependencies[dependency] || depth > DEPTH) continue;
         let packument;
@@ -217,7 +269,15 @@ export async function fetchDeclarations({ pacote, settings, name, version, integ
   }
 }
 
-/** The JSON `file` of a cache folder, when the folder is complete and was made with `marker`. */
+/**
+ * The JSON `file` of a cache folder, when the folder is complete and was made with `marker`.
+ *
+ * @template T what the file holds
+ * @param {string} dir
+ * @param {string} marker
+ * @param {string} file
+ * @returns {T | undefined}
+ */
 export function readMarked(dir, marker, file) {
   try {
     if (readFileSync(join(dir, '.complete'), 'utf8') !== marker) return undefined;
@@ -227,5 +287,9 @@ export function readMarked(dir, marker, file) {
   }
 }
 
-/** What a declarations folder holds, when it is complete and made with `marker`. */
+/**
+ * What a declarations folder holds, when it is complete and made with `marker`.
+ *
+ * @type {(dir: string, marker: string) => KeptDeclarations | undefined}
+ */
 export const readDeclarations = (dir, marker) => readMarked(dir, marker, 'declarations.json');

@@ -27,15 +27,97 @@ import { filePathProblem, inside, LIMITS, manifestFields, regularFile, releaseDa
 export { DEFAULT_FILES, loadSources, pickVersions, SourcesError } from './sources.js';
 export { sourceFingerprint } from './fingerprint.js';
 
+/** @import { ManifestFields } from './trust.js' */
+/** @typedef {import('./sources.js').Source} Source */
+/** @typedef {import('./sources.js').LoadedSources} LoadedSources */
+/** @typedef {import('./reference.js').ApiSymbol} ApiSymbol */
+/** @typedef {import('./reference.js').ApiModel} ApiModel */
+
+/**
+ * What the content cache holds: each source as the last sync left it.
+ *
+ * @typedef {object} SyncState
+ * @property {string} sourcesHash
+ * @property {string} syncedAt
+ * @property {boolean} offline
+ * @property {Record<string, CachedSource>} sources
+ */
+
+/**
+ * One source in the content cache.
+ *
+ * @typedef {object} CachedSource
+ * @property {'npm' | 'git' | 'local'} kind
+ * @property {string} [package]
+ * @property {string} [repository]
+ * @property {string} [path]
+ * @property {string} [fetchedAt]
+ * @property {boolean} [offline]
+ * @property {string} [error]
+ * @property {{ version: string, date: string | null }[]} [releases]
+ * @property {CachedVersion[]} [versions]
+ * @property {CachedReference[]} [api] The API reference of every release in the source's range (npm only), newest
+ *   first.
+ * @property {RefusedRelease[]} [refused] Releases that could not be published (the trust boundary or the site build
+ *   refused them), and why.
+ */
+
+/**
+ * A published release in the content cache.
+ *
+ * @typedef {object} CachedVersion
+ * @property {string} version
+ * @property {string | null} date
+ * @property {string} [tag]
+ * @property {string} dir
+ * @property {string[]} files
+ * @property {string[]} [notes] What the trust boundary left out of the release (a file's name or size), for
+ *   /admin/sources.
+ * @property {ManifestFields} manifest What the trust boundary kept of its package.json.
+ */
+
+/**
+ * A release that is not published, and why.
+ *
+ * @typedef {object} RefusedRelease
+ * @property {string} version
+ * @property {string} reason
+ * @property {string} marker The release's integrity or commit and the files taken: the same release is not fetched
+ *   again.
+ * @property {string} at
+ */
+
+/**
+ * A release's API reference in the cache: `dir` holds model.json and pages/<slug>.md; or why it has none.
+ *
+ * @typedef {object} CachedReference
+ * @property {string} version
+ * @property {string} [dir]
+ * @property {number} [symbols]
+ * @property {Record<string, string>} [dependencies] The dependencies whose declarations it re-exports, at the
+ *   versions the release pinned.
+ * @property {{ name: string, reason: string }[]} [refused] Exports the trust boundary left out of it, and why.
+ * @property {string} [error]
+ */
+
+/**
+ * An npm or git source as loadSources answers it, with its range, pick, files and tag pattern.
+ *
+ * @typedef {Source & { versions: string, pick: 'all' | 'newest-per-minor' | 'newest-per-major', files: string[], tags: string }} FetchedSource
+ */
+
 const STATE = 'state.json';
 /** Changes when what the trust boundary keeps of a release changes: every release is kept again. */
 const KEEP_FORMAT = 'keep 2';
 
-/** @param {string} cacheDir */
+/**
+ * @param {string} cacheDir
+ * @returns {SyncState | undefined}
+ */
 export function readState(cacheDir) {
   try {
     return JSON.parse(readFileSync(join(cacheDir, STATE), 'utf8'));
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     if (error.code === 'ENOENT') return undefined;
     throw new Error(
       `The content cache's state ${join(cacheDir, STATE)} cannot be read (${error.message}); delete it and run npm run sync.`,
@@ -43,6 +125,10 @@ export function readState(cacheDir) {
   }
 }
 
+/**
+ * @param {string} file
+ * @param {string} text
+ */
 function writeAtomically(file, text) {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
@@ -50,9 +136,17 @@ function writeAtomically(file, text) {
   renameSync(temporary, file);
 }
 
-/** npm's settings from the project's and the user's .npmrc and the environment, as pacote takes them. */
+/**
+ * npm's settings from the project's and the user's .npmrc and the environment, as pacote takes them.
+ *
+ * @param {string} root
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Record<string, string>}
+ */
 export function npmSettings(root, env = process.env) {
+  /** @type {Record<string, string>} */
   const settings = {};
+  /** @type {<T>(value: T) => T | string} */
   const expand = (value) =>
     typeof value === 'string' ? value.replace(/\$\{([^}]+)\}/g, (_, name) => env[name] ?? '') : value;
   for (const file of [join(env.HOME ?? homedir(), '.npmrc'), join(root, '.npmrc')]) {
@@ -67,12 +161,22 @@ export function npmSettings(root, env = process.env) {
   return settings;
 }
 
-/** Does a packed file belong to what the source takes? `docs/` takes a folder; a file name matches with any extension and case. */
+/**
+ * Does a packed file belong to what the source takes? `docs/` takes a folder; a file name matches with any extension and case.
+ *
+ * @param {string} path
+ * @param {readonly string[]} files
+ */
 function wanted(path, files) {
-  const base = (name) => name.toLowerCase().replace(/\.(md|markdown|txt)$/, '');
+  const base = (/** @type {string} */ name) => name.toLowerCase().replace(/\.(md|markdown|txt)$/, '');
   return files.some((file) => (file.endsWith('/') ? path.startsWith(file) : base(path) === base(file)));
 }
 
+/**
+ * @param {string} dir
+ * @param {string} [prefix]
+ * @returns {Generator<string>}
+ */
 function* walk(dir, prefix = '') {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -86,15 +190,23 @@ function* walk(dir, prefix = '') {
 export class ReleaseRefused extends Error {}
 
 const NOTES = '.notes.json';
-const mebibytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const mebibytes = (/** @type {number} */ bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
  * Copies the wanted files (and package.json) of an unpacked release into `dir`, replacing it
  * whole. A file whose name or size the trust boundary refuses is left out and named in the
  * folder's notes; a release over the limits is refused whole (ReleaseRefused).
+ *
+ * @param {string} unpacked
+ * @param {string} dir
+ * @param {readonly string[]} files
+ * @param {string} marker
+ * @returns {string[]}
  */
 function keep(unpacked, dir, files, marker) {
+  /** @type {string[]} */
   const notes = [];
+  /** @type {string[]} */
   const chosen = [];
   let bytes = 0;
   for (const path of walk(unpacked)) {
@@ -136,11 +248,19 @@ function keep(unpacked, dir, files, marker) {
   return chosen.sort();
 }
 
-/** The files a cached release holds (not the cache's own marker and notes). */
+/**
+ * The files a cached release holds (not the cache's own marker and notes).
+ *
+ * @param {string} dir
+ */
 function cachedFiles(dir) {
   return [...walk(dir)].filter((path) => !path.startsWith('.')).sort();
 }
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function readNotes(dir) {
   try {
     return JSON.parse(readFileSync(join(dir, NOTES), 'utf8'));
@@ -149,6 +269,10 @@ function readNotes(dir) {
   }
 }
 
+/**
+ * @param {string} dir
+ * @returns {ManifestFields}
+ */
 function readManifest(dir) {
   try {
     return manifestFields(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
@@ -164,6 +288,18 @@ function readManifest(dir) {
  * refuses is not published: the picks are made again without it, so the release before it
  * (in its line) takes its place, and the refusal is answered for /admin/sources. A refusal is
  * remembered with the marker it was made for, so the same release is not fetched again.
+ *
+ * @param {string[]} available
+ * @param {{
+ *   cacheDir: string,
+ *   source: FetchedSource,
+ *   dirOf: (version: string) => string,
+ *   markerOf: (version: string) => string,
+ *   unpack: (version: string, unpacked: string) => Promise<unknown> | void,
+ *   describe: (version: string) => { date: string | null, tag?: string },
+ *   previous: CachedSource | undefined,
+ * }} options
+ * @returns {Promise<{ versions: CachedVersion[], fetched: number, refused: RefusedRelease[] }>}
  */
 async function cacheReleases(available, { cacheDir, source, dirOf, markerOf, unpack, describe, previous }) {
   const refused = (previous?.refused ?? []).filter(
@@ -175,6 +311,7 @@ async function cacheReleases(available, { cacheDir, source, dirOf, markerOf, unp
       available.filter((version) => !refused.some((entry) => entry.version === version)),
       source,
     );
+    /** @type {CachedVersion[]} */
     const versions = [];
     let again = false;
     for (const version of picked) {
@@ -210,7 +347,13 @@ async function cacheReleases(available, { cacheDir, source, dirOf, markerOf, unp
   }
 }
 
-/** The sync's line for a source; a source whose every release was refused fails, naming why. */
+/**
+ * The sync's line for a source; a source whose every release was refused fails, naming why.
+ *
+ * @param {Source} source
+ * @param {string} origin
+ * @param {{ versions: CachedVersion[], fetched: number, refused: RefusedRelease[], log: (line: string) => void, of: string }} outcome
+ */
 function logCached(source, origin, { versions, fetched, refused, log, of }) {
   const refusals = refused.map((entry) => `${entry.version} (${entry.reason})`).join('; ');
   if (versions.length === 0)
@@ -224,15 +367,20 @@ function logCached(source, origin, { versions, fetched, refused, log, of }) {
   );
 }
 
+/**
+ * @param {FetchedSource & { package: string }} source
+ * @param {{ cacheDir: string, settings: Record<string, string>, log: (line: string) => void, previous: CachedSource | undefined }} options
+ * @returns {Promise<CachedSource>}
+ */
 async function syncNpm(source, { cacheDir, settings, log, previous }) {
   // Imported here: the site build reads the cache through this module and fetches nothing,
-  // and pacote is most of the module's load time (0.4 s of each build's start).
+  // and pacote is most of the module's load time.
   const { default: pacote } = await import('pacote');
   const home = join('npm', source.package.replace('/', '+'));
   let packument;
   try {
     packument = await pacote.packument(source.package, { ...settings, fullMetadata: true, preferOnline: true });
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     if (previous?.versions?.length) {
       log(
         `${source.id}: the registry could not be reached (${error.code ?? error.message}); using the content cache of ${previous.fetchedAt}.`,
@@ -284,11 +432,17 @@ async function syncNpm(source, { cacheDir, settings, log, previous }) {
  * The API reference of every release in the source's range (not only those it publishes: the
  * API changes compare each release with the one published before it): its declarations, then
  * its reference, each made once and kept while its marker holds. Newest first.
+ *
+ * @param {FetchedSource & { package: string }} source
+ * @param {import('pacote').Packument} packument
+ * @param {{ cacheDir: string, settings: Record<string, string>, pacote: typeof import('pacote'), log: (line: string) => void }} options
+ * @returns {Promise<CachedReference[]>}
  */
 async function cacheReferences(source, packument, { cacheDir, settings, pacote, log }) {
   const inRange = semverSorted(Object.keys(packument.versions ?? {})).filter((version) =>
     semver.satisfies(version, source.versions),
   );
+  /** @type {any[]} each `{ version, error }`, or `{ version, paths, declarations, marker }` and an `error` if its reference fails */
   const entries = [];
   let fetched = 0;
   for (const version of inRange) {
@@ -309,7 +463,7 @@ async function cacheReferences(source, packument, { cacheDir, settings, pacote, 
           marker,
         });
         fetched += 1;
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         entries.push({ version, error: `its declarations could not be fetched (${error.code ?? error.message})` });
         continue;
       }
@@ -358,11 +512,19 @@ async function cacheReferences(source, packument, { cacheDir, settings, pacote, 
   return api;
 }
 
-/** Every release, newest first (prereleases by semver's order among them). */
+/**
+ * Every release, newest first (prereleases by semver's order among them).
+ *
+ * @param {string[]} versions
+ */
 function semverSorted(versions) {
   return semver.rsort(versions.filter((version) => semver.valid(version)));
 }
 
+/**
+ * @param {string[]} args
+ * @param {string} [cwd]
+ */
 function git(args, cwd) {
   const result = spawnSync('git', args, { cwd, encoding: 'buffer', maxBuffer: 1 << 30 });
   if (result.error) throw new Error(`git ${args[0]} could not start: ${result.error.message}`);
@@ -370,7 +532,13 @@ function git(args, cwd) {
   return result.stdout;
 }
 
-/** The version a tag names under the source's pattern (`v*`: `v2.3.0` → 2.3.0), or undefined. */
+/**
+ * The version a tag names under the source's pattern (`v*`: `v2.3.0` → 2.3.0), or undefined.
+ *
+ * @param {string} tag
+ * @param {string} pattern
+ * @returns {string | undefined}
+ */
 export function versionOfTag(tag, pattern) {
   if (!pattern.includes('*')) return undefined;
   const [head, tail = ''] = pattern.split('*');
@@ -379,6 +547,11 @@ export function versionOfTag(tag, pattern) {
   return /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version) ? version : undefined;
 }
 
+/**
+ * @param {FetchedSource & { repository: string }} source
+ * @param {{ cacheDir: string, root: string, log: (line: string) => void, previous: CachedSource | undefined }} options
+ * @returns {Promise<CachedSource>}
+ */
 async function syncGit(source, { cacheDir, root, log, previous }) {
   const mirror = join(cacheDir, 'git', `${source.id}.git`);
   const url =
@@ -392,7 +565,7 @@ async function syncGit(source, { cacheDir, root, log, previous }) {
       mkdirSync(dirname(mirror), { recursive: true });
       git(['clone', '--quiet', '--mirror', url, mirror]);
     }
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     if (previous?.versions?.length) {
       log(
         `${source.id}: ${source.repository} could not be reached (${error.message.split('\n')[0]}); using the content cache of ${previous.fetchedAt}.`,
@@ -465,12 +638,16 @@ async function syncGit(source, { cacheDir, root, log, previous }) {
  * Syncs every source (or those named in `only`) into `cacheDir` and writes its state.
  * Fails, naming the source, when one can be neither fetched nor read from the cache; the
  * state of the others is kept.
- * @param {{ sources: any[], hash: string }} loaded what loadSources returned
+ *
+ * @param {LoadedSources} loaded what loadSources returned
  * @param {{ cacheDir: string, root: string, only?: string[], log?: (line: string) => void, env?: NodeJS.ProcessEnv }} options
+ * @returns {Promise<SyncState>}
  */
 export async function sync(loaded, { cacheDir, root, only, log = () => {}, env = process.env }) {
   const previous = readState(cacheDir);
+  /** @type {SyncState} */
   const state = { sourcesHash: loaded.hash, syncedAt: new Date().toISOString(), offline: false, sources: {} };
+  /** @type {string[]} */
   const failures = [];
   const settings = npmSettings(root, env);
   for (const source of loaded.sources) {
@@ -484,13 +661,24 @@ export async function sync(loaded, { cacheDir, root, only, log = () => {}, env =
       continue;
     }
     try {
+      // loadSources checked each kind's fields and filled in their defaults.
       const result =
         source.kind === 'npm'
-          ? await syncNpm(source, { cacheDir, settings, log, previous: before })
-          : await syncGit(source, { cacheDir, root, log, previous: before });
+          ? await syncNpm(/** @type {FetchedSource & { package: string }} */ (source), {
+              cacheDir,
+              settings,
+              log,
+              previous: before,
+            })
+          : await syncGit(/** @type {FetchedSource & { repository: string }} */ (source), {
+              cacheDir,
+              root,
+              log,
+              previous: before,
+            });
       if (result.offline) state.offline = true;
       state.sources[source.id] = result;
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       failures.push(error.message);
       if (before)
         state.sources[source.id] = {
@@ -510,11 +698,14 @@ export async function sync(loaded, { cacheDir, root, only, log = () => {}, env =
  * remembered with each release's marker as the sync's own refusals are: the next sync picks
  * again without them, so the release before each takes its place. Answers the state as it
  * was before, for `restoreState` when the refusal itself proves wrong.
+ *
  * @param {string} cacheDir
  * @param {{ source: string, version: string, reason: string }[]} refusals
+ * @returns {string}
  */
 export function refuseReleases(cacheDir, refusals) {
   const before = readFileSync(join(cacheDir, STATE), 'utf8');
+  /** @type {SyncState} */
   const state = JSON.parse(before);
   for (const { source, version, reason } of refusals) {
     const entry = state.sources[source];
@@ -530,12 +721,23 @@ export function refuseReleases(cacheDir, refusals) {
   return before;
 }
 
-/** Puts back the state `refuseReleases` answered. */
+/**
+ * Puts back the state `refuseReleases` answered.
+ *
+ * @param {string} cacheDir
+ * @param {string} text
+ */
 export function restoreState(cacheDir, text) {
   writeAtomically(join(cacheDir, STATE), text);
 }
 
-/** Is the cache's state made from this sources file, with every fetched source in it? */
+/**
+ * Is the cache's state made from this sources file, with every fetched source in it?
+ *
+ * @param {SyncState | undefined} state
+ * @param {LoadedSources} loaded
+ * @returns {state is SyncState}
+ */
 export function isCurrent(state, loaded) {
   if (!state || state.sourcesHash !== loaded.hash) return false;
   return loaded.sources.every((source) => source.kind === 'local' || state.sources?.[source.id]?.versions?.length);

@@ -5,7 +5,20 @@ import { fileURLToPath } from 'node:url';
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** @param {{ siteDir?: string, env?: NodeJS.ProcessEnv }} [options] */
+/**
+ * Where the sync reads and writes.
+ *
+ * @typedef {object} SyncPaths
+ * @property {string} root The repository's root: relative git sources and the project's .npmrc are read from here.
+ * @property {string} siteDir
+ * @property {string} sourcesFile
+ * @property {string} cacheDir
+ */
+
+/**
+ * @param {{ siteDir?: string, env?: NodeJS.ProcessEnv }} [options]
+ * @returns {SyncPaths}
+ */
 export function syncPaths({ siteDir = join(repositoryRoot, 'site'), env = process.env } = {}) {
   return {
     root: repositoryRoot,

@@ -11,6 +11,32 @@ import { dirname, join, posix, relative } from 'node:path';
 import { readMarked } from './declarations.js';
 import { LIMITS, markdownCode, safeMarkdown, safeUrl, symbolNameProblem, writeInside } from './trust.js';
 
+/** @import { Comment as TypeDocComment, DeclarationReflection, ReflectionKind as TypeDocReflectionKind, SignatureReflection, SomeType, TypeParameterReflection } from 'typedoc' */
+
+/**
+ * One exported symbol of a release, as model.json holds it.
+ *
+ * @typedef {object} ApiSymbol
+ * @property {string} name
+ * @property {string} slug The page's name under api/ (the name, or name-kind where two differ only in case).
+ * @property {'hook' | 'function' | 'class' | 'interface' | 'type' | 'enum' | 'namespace' | 'constant' | 'variable' | 'other'} kind
+ * @property {string} declaration The declaration as one text: two releases whose texts differ changed the symbol.
+ * @property {string} summary The summary of its doc comment, Markdown.
+ * @property {string} [from] The package that declares it (a dependency it re-exports, or the package itself).
+ * @property {string} [file] The file that declares it, in that package.
+ */
+
+/**
+ * A release's reference: model.json.
+ *
+ * @typedef {object} ApiModel
+ * @property {string} package
+ * @property {string} version
+ * @property {ApiSymbol[]} symbols
+ * @property {{ name: string, reason: string }[]} [refused] Exports the trust boundary left out (a name that is no
+ *   identifier, one too many), and why.
+ */
+
 /** Changes when the model or the pages change shape: every reference made before is made again. */
 export const REFERENCE_FORMAT = 'reference 6';
 
@@ -19,7 +45,7 @@ const require = createRequire(import.meta.url);
 /** The versions of TypeDoc and its Markdown plugin, which decide what a reference holds. */
 export function referenceTools() {
   // From the package's main file up to its package.json: neither exports `./package.json`.
-  const version = (name) => {
+  const version = (/** @type {string} */ name) => {
     for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
       try {
         const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -33,15 +59,30 @@ export function referenceTools() {
   return `typedoc ${version('typedoc')}, typedoc-plugin-markdown ${version('typedoc-plugin-markdown')}`;
 }
 
-/** The marker a reference folder carries: its format, the tools and the declarations it was made from. */
+/**
+ * The marker a reference folder carries: its format, the tools and the declarations it was made from.
+ *
+ * @param {string} declarationsMarker
+ * @returns {string}
+ */
 export function referenceMarker(declarationsMarker) {
   return `${REFERENCE_FORMAT}\n${referenceTools()}\n${declarationsMarker}`;
 }
 
-/** What a reference folder holds (its model), when it is complete and made with `marker`. */
+/**
+ * What a reference folder holds (its model), when it is complete and made with `marker`.
+ *
+ * @type {(dir: string, marker: string) => ApiModel | undefined}
+ */
 export const readReference = (dir, marker) => readMarked(dir, marker, 'model.json');
 
-/** The kind readers look for a symbol by (the reference groups its index by these). */
+/**
+ * The kind readers look for a symbol by (the reference groups its index by these).
+ *
+ * @param {DeclarationReflection} reflection
+ * @param {typeof TypeDocReflectionKind} ReflectionKind
+ * @returns {ApiSymbol['kind']}
+ */
 function kindOf(reflection, ReflectionKind) {
   const callable =
     reflection.kindOf(ReflectionKind.Function) ||
@@ -58,8 +99,9 @@ function kindOf(reflection, ReflectionKind) {
   return 'other';
 }
 
-const typeText = (type) => (type ? type.toString() : 'unknown');
+const typeText = (/** @type {SomeType | undefined} */ type) => (type ? type.toString() : 'unknown');
 
+/** @param {TypeParameterReflection[] | undefined} list */
 function typeParameters(list) {
   if (!list?.length) return '';
   return `<${list
@@ -72,6 +114,10 @@ function typeParameters(list) {
     .join(', ')}>`;
 }
 
+/**
+ * @param {string} name
+ * @param {SignatureReflection} signature
+ */
 function signatureText(name, signature) {
   const parameters = (signature.parameters ?? []).map(
     (parameter) =>
@@ -80,7 +126,13 @@ function signatureText(name, signature) {
   return `${name}${typeParameters(signature.typeParameters)}(${parameters.join(', ')}): ${typeText(signature.type)}`;
 }
 
-/** A member of an interface or class, one line. */
+/**
+ * A member of an interface or class, one line.
+ *
+ * @param {DeclarationReflection} member
+ * @param {typeof TypeDocReflectionKind} ReflectionKind
+ * @returns {string | undefined}
+ */
 function memberText(member, ReflectionKind) {
   if (member.flags.isPrivate) return undefined;
   const prefix = `${member.flags.isStatic ? 'static ' : ''}${member.flags.isProtected ? 'protected ' : ''}${member.flags.isReadonly ? 'readonly ' : ''}`;
@@ -94,12 +146,22 @@ function memberText(member, ReflectionKind) {
 /**
  * The declaration of an exported symbol as one text, the same for the same API: two releases
  * whose texts differ changed the symbol.
+ *
+ * @param {DeclarationReflection} reflection
+ * @param {ApiSymbol['kind']} kind
+ * @param {typeof TypeDocReflectionKind} ReflectionKind
+ * @param {string} [name]
+ * @returns {string}
  */
 export function declarationText(reflection, kind, ReflectionKind, name = reflection.name) {
   switch (kind) {
     case 'function':
     case 'hook': {
-      const signatures = reflection.signatures ?? reflection.type?.declaration?.signatures ?? [];
+      // Only a reflection type has a declaration; any other type answers undefined.
+      const signatures =
+        reflection.signatures ??
+        /** @type {{ declaration?: DeclarationReflection } | undefined} */ (reflection.type)?.declaration?.signatures ??
+        [];
       return signatures.map((signature) => `function ${signatureText(name, signature)}`).join('\n');
     }
     case 'class':
@@ -133,14 +195,30 @@ export function declarationText(reflection, kind, ReflectionKind, name = reflect
   }
 }
 
-/** The summary of a symbol's doc comment, as Markdown the trust boundary passed (no markup, no outside link). */
+/**
+ * The summary of a symbol's doc comment, as Markdown the trust boundary passed (no markup, no outside link).
+ *
+ * @param {DeclarationReflection} reflection
+ * @param {typeof TypeDocComment} Comment
+ * @returns {string}
+ */
 function summaryOf(reflection, Comment) {
+  // Only a reflection type has a declaration; any other type answers undefined.
   const comment =
-    reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.type?.declaration?.signatures?.[0]?.comment;
+    reflection.comment ??
+    reflection.signatures?.[0]?.comment ??
+    /** @type {{ declaration?: DeclarationReflection } | undefined} */ (reflection.type)?.declaration?.signatures?.[0]
+      ?.comment;
   return comment ? safeMarkdown(Comment.combineDisplayParts(comment.summary)).trim() : '';
 }
 
-/** The package a declaration file belongs to, from its path in a declarations folder. */
+/**
+ * The package a declaration file belongs to, from its path in a declarations folder.
+ *
+ * @param {string} fullFileName
+ * @param {string} own
+ * @returns {{ name: string, file: string }}
+ */
 function declaringPackage(fullFileName, own) {
   const path = fullFileName.replace(/\\/g, '/');
   const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
@@ -155,8 +233,12 @@ const RESERVED = new Set(['index', 'readme', 'api-changes']);
 /**
  * Page names unique without regard to case (the gate matches paths so), and apart from the
  * reference's own pages: a clash gets its kind.
+ *
+ * @param {readonly { name: string, kind: string }[]} symbols
+ * @returns {string[]}
  */
 function slugs(symbols) {
+  /** @type {Map<string, number>} */
   const taken = new Map();
   for (const symbol of symbols) {
     const key = symbol.name.toLowerCase();
@@ -165,7 +247,7 @@ function slugs(symbols) {
   const given = new Set(RESERVED);
   return symbols.map((symbol) => {
     const base =
-      taken.get(symbol.name.toLowerCase()) > 1 || RESERVED.has(symbol.name.toLowerCase())
+      /** @type {number} */ (taken.get(symbol.name.toLowerCase())) > 1 || RESERVED.has(symbol.name.toLowerCase())
         ? `${symbol.name}-${symbol.kind}`
         : symbol.name;
     let slug = base;
@@ -180,6 +262,8 @@ function slugs(symbols) {
  * marker, package, entry }`, `declarations` the folder declarations.js filled, `dir` where the
  * reference goes) in one TypeDoc run. A release whose conversion fails is answered with its
  * error and left without a reference; the others are kept.
+ *
+ * @param {{ version: string, declarations: string, dir: string, marker: string, package: string, entry: string }[]} releases
  * @returns {Promise<{ version: string, error?: string }[]>}
  */
 export async function makeReferences(releases) {
@@ -190,7 +274,8 @@ export async function makeReferences(releases) {
   const entryPoints = releases.map((release) => join(release.declarations, 'package', release.entry));
   // No options files are read (the empty list of readers): the reference depends on the release alone.
   const app = await Application.bootstrapWithPlugins(
-    {
+    // The plugin's options, and its output folder (`markdown`), which neither's types declare to TypeDoc.
+    /** @type {Partial<import('typedoc').TypeDocOptions & import('typedoc-plugin-markdown').PluginOptions> & { markdown: string }} */ ({
       entryPoints,
       entryPointStrategy: 'resolve',
       plugin: ['typedoc-plugin-markdown'],
@@ -208,13 +293,14 @@ export async function makeReferences(releases) {
       hideBreadcrumbs: true,
       hidePageTitle: true,
       useCodeBlocks: true,
-    },
+    }),
     [],
   );
   const project = await app.convert();
   if (!project)
     return releases.map(({ version }) => ({ version, error: 'TypeDoc could not convert the declarations' }));
   // One entry point: the project is the module; several: a module each, found by its entry file.
+  /** @type {Map<(typeof releases)[number], import('typedoc').ContainerReflection>} */
   const moduleOf = new Map();
   if (releases.length === 1) moduleOf.set(releases[0], project);
   else
@@ -244,7 +330,13 @@ export async function makeReferences(releases) {
       .filter((child) => !child.kindOf(ReflectionKind.Module))
       .map((child) =>
         child.kindOf(ReflectionKind.Reference)
-          ? { name: child.name, target: child.getTargetReflectionDeep() }
+          ? {
+              name: child.name,
+              // What a reference of an export leads to is the declaration exported.
+              target: /** @type {DeclarationReflection} */ (
+                /** @type {import('typedoc').ReferenceReflection} */ (child).getTargetReflectionDeep()
+              ),
+            }
           : { name: child.name, target: child },
       );
     // Export names are any string to TypeScript: a page is made for identifiers only, and the
@@ -258,18 +350,21 @@ export async function makeReferences(releases) {
       if (problem) refused.push({ name: entry.name.slice(0, LIMITS.nameLength), reason: problem });
       else exported.push(entry);
     }
-    const symbols = exported.map(({ name, target: reflection }) => {
-      const kind = kindOf(reflection, ReflectionKind);
-      const source = reflection.sources?.[0];
-      const from = source ? declaringPackage(source.fullFileName, release.package) : undefined;
-      return {
-        name,
-        kind,
-        declaration: declarationText(reflection, kind, ReflectionKind, name),
-        summary: summaryOf(reflection, Comment),
-        ...(from ? { from: from.name, file: from.file } : {}),
-      };
-    });
+    // Each symbol gets its slug below, once every name is known.
+    const symbols = /** @type {ApiSymbol[]} */ (
+      exported.map(({ name, target: reflection }) => {
+        const kind = kindOf(reflection, ReflectionKind);
+        const source = reflection.sources?.[0];
+        const from = source ? declaringPackage(source.fullFileName, release.package) : undefined;
+        return {
+          name,
+          kind,
+          declaration: declarationText(reflection, kind, ReflectionKind, name),
+          summary: summaryOf(reflection, Comment),
+          ...(from ? { from: from.name, file: from.file } : {}),
+        };
+      })
+    );
     const names = slugs(symbols);
     symbols.forEach((symbol, index) => (symbol.slug = names[index]));
     // The plugin's links between pages, by the symbol a page is of: each becomes a link to that symbol's page here.
@@ -305,7 +400,14 @@ export async function makeReferences(releases) {
   return results;
 }
 
-/** The plugin's links to other pages of the run, made links to the symbol pages beside this one; others lose their link. */
+/**
+ * The plugin's links to other pages of the run, made links to the symbol pages beside this one; others lose their link.
+ *
+ * @param {string} markdown
+ * @param {string} url
+ * @param {ReadonlyMap<string, string>} slugByUrl
+ * @returns {string}
+ */
 function relink(markdown, url, slugByUrl) {
   return markdown.replace(/\[([^\]]*)\]\(([^)\s]+?\.md)(#[^)\s]*)?\)/g, (whole, text, target, anchor = '') => {
     const slug = slugByUrl.get(posix.normalize(posix.join(posix.dirname(url), target)));
@@ -317,6 +419,11 @@ function relink(markdown, url, slugByUrl) {
  * A page as the portal shows it: the place of its declaration named by package, not by a path
  * of the cache; and, since its text comes from the release's doc comments, through the trust
  * boundary (no front matter, no markup, links only to the symbol pages beside it or the web).
+ *
+ * @param {string} markdown
+ * @param {string} own
+ * @param {ReadonlySet<string>} pageNames
+ * @returns {string}
  */
 function cleanPage(markdown, own, pageNames) {
   const text = markdown
@@ -327,14 +434,21 @@ function cleanPage(markdown, own, pageNames) {
       const { name, file } = declaringPackage(`/${path.replace(/\\(.)/g, '$1')}`, own);
       return `Declared in ${markdownCode(name)} (${markdownCode(file)}).`;
     });
-  const resolve = (url) => {
+  const resolve = (/** @type {string} */ url) => {
     const page = /^([^/#?]+)\.md(#[\w-]*)?$/.exec(url);
     return page && pageNames.has(page[1] ?? '') ? url : safeUrl(url);
   };
   return `${safeMarkdown(text, { resolve }).trim()}\n`;
 }
 
-/** Where a release's declarations and reference lie in the cache, relative to it. */
+/**
+ * Where a release's declarations and reference lie in the cache, relative to it.
+ *
+ * @param {string} cacheDir
+ * @param {string} name
+ * @param {string} version
+ * @returns {{ declarations: string, reference: string, relative: string }}
+ */
 export function referencePaths(cacheDir, name, version) {
   const base = join(cacheDir, 'types', name.replace('/', '+'), version);
   return {

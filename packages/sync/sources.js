@@ -4,9 +4,38 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import Ajv from 'ajv';
+// The class by name: to TypeScript's NodeNext, ajv's default export is its CommonJS module object.
+import { Ajv } from 'ajv';
 import semver from 'semver';
 import { parse } from 'yaml';
+
+/**
+ * One entry of the sources file, with the defaults of its kind filled in.
+ *
+ * @typedef {object} Source
+ * @property {string} id
+ * @property {'npm' | 'git' | 'local'} kind
+ * @property {string} section
+ * @property {string} title
+ * @property {string} [package]
+ * @property {string} [repository]
+ * @property {string} [tags]
+ * @property {string} [versions]
+ * @property {'all' | 'newest-per-minor' | 'newest-per-major'} [pick]
+ * @property {string[]} [files]
+ * @property {string} [pages]
+ * @property {string} [path]
+ * @property {Record<string, unknown>} [front_matter]
+ */
+
+/**
+ * The sources file as read: its entries and the digest of its text.
+ *
+ * @typedef {object} LoadedSources
+ * @property {string} file
+ * @property {Source[]} sources
+ * @property {string} hash
+ */
 
 /** What a package carries that its section shows, when its entry names nothing else. */
 export const DEFAULT_FILES = ['README.md', 'LICENSE', 'CHANGELOG.md', 'CONTRIBUTING.md', 'CODE_OF_CONDUCT.md', 'docs/'];
@@ -73,6 +102,7 @@ const schema = {
   },
 };
 
+/** @type {import('ajv').ValidateFunction<{ sources: any[] }>} the entries' fields as the schema checks them */
 const validate = new Ajv({ allErrors: true, verbose: true }).compile(schema);
 
 /** A sources file that cannot be used; the message names the file, the entry and the field. */
@@ -80,13 +110,24 @@ export class SourcesError extends Error {
   name = 'SourcesError';
 }
 
+/**
+ * @param {readonly { id?: unknown }[]} entries
+ * @param {number} index
+ */
 function describeEntry(entries, index) {
   const id = entries?.[index]?.id;
   return `entry ${index + 1}${typeof id === 'string' ? ` (${id})` : ''}`;
 }
 
-/** The most useful of ajv's messages for one entry: with `oneOf`, the branch of the entry's own kind. */
+/**
+ * The most useful of ajv's messages for one entry: with `oneOf`, the branch of the entry's own kind.
+ *
+ * @param {import('ajv').ErrorObject[]} errors
+ * @param {any[]} entries the file's entries as parsed, which failed the schema
+ * @returns {string | undefined}
+ */
 function schemaMessage(errors, entries) {
+  /** @type {Map<number, string>} */
   const byEntry = new Map();
   for (const error of errors) {
     const match = /^\/sources\/(\d+)(\/.*)?$/.exec(error.instancePath);
@@ -94,7 +135,7 @@ function schemaMessage(errors, entries) {
     const index = Number(match[1]);
     const field = match[2]?.slice(1);
     const kind = entries[index]?.kind;
-    const branch = { npm: 0, git: 1, local: 2 }[kind];
+    const branch = /** @type {Record<string, number | undefined>} */ ({ npm: 0, git: 1, local: 2 })[kind];
     // Errors of the other kinds' branches say nothing about this entry.
     const own =
       branch === undefined
@@ -120,20 +161,22 @@ function schemaMessage(errors, entries) {
 /**
  * Reads and checks the sources file. `siteDir` is where `section`, `path` and `pages`
  * are resolved from. Throws a SourcesError naming the bad entry.
+ *
  * @param {string} file
  * @param {{ siteDir: string }} options
+ * @returns {LoadedSources}
  */
 export function loadSources(file, { siteDir }) {
   let text;
   try {
     text = readFileSync(file, 'utf8');
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw new SourcesError(`The sources file ${file} cannot be read: ${error.message}`);
   }
   let data;
   try {
     data = parse(text);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw new SourcesError(`The sources file ${file} is not valid YAML: ${error.message}`);
   }
   if (!validate(data))
@@ -169,6 +212,7 @@ export function loadSources(file, { siteDir }) {
 /**
  * The versions of a release list that a source publishes: those in its range, then the
  * newest of each minor (or major) line, newest first.
+ *
  * @param {string[]} versions
  * @param {{ versions: string, pick: 'all' | 'newest-per-minor' | 'newest-per-major' }} source
  */

@@ -14,6 +14,14 @@ import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 
+/** @import { Nodes, Root, RootContent, Link, Text, Parent } from 'mdast' */
+
+/**
+ * TOML front matter, which remark-frontmatter reads and mdast's types do not name (only YAML's).
+ *
+ * @typedef {{ type: 'toml', value: string }} Toml
+ */
+
 /** What one release may bring; docs/security.md gives the reasons. */
 export const LIMITS = Object.freeze({
   /** A README, a page of docs/, a licence or a changelog. */
@@ -41,12 +49,20 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** A path segment of a release file the portal keeps: letters, digits, dot, dash, underscore; no leading dot. */
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
-/** `@scope/name@1.2.3` or `name@1.2.3`, for messages. */
+/**
+ * `@scope/name@1.2.3` or `name@1.2.3`, for messages.
+ *
+ * @param {{ package: string, version: string }} release
+ * @returns {string}
+ */
 export const releaseName = ({ package: name, version }) => `${name}@${version}`;
 
 /**
  * Why `name` cannot be a symbol's page, or undefined when it can. Export names are any
  * string to TypeScript (`export { x as "a/../b" }`); the portal documents identifiers only.
+ *
+ * @param {unknown} name
+ * @returns {string | undefined}
  */
 export function symbolNameProblem(name) {
   if (typeof name !== 'string' || name.length === 0) return 'it has no name';
@@ -55,7 +71,12 @@ export function symbolNameProblem(name) {
   return undefined;
 }
 
-/** Why a release file's path (`docs/setup.md`) cannot be kept, or undefined when it can. */
+/**
+ * Why a release file's path (`docs/setup.md`) cannot be kept, or undefined when it can.
+ *
+ * @param {unknown} path
+ * @returns {string | undefined}
+ */
 export function filePathProblem(path) {
   if (typeof path !== 'string' || path.length === 0) return 'it has no name';
   if (path.includes('\\') || isAbsolute(path)) return 'its name is not a relative path';
@@ -71,6 +92,10 @@ export function filePathProblem(path) {
 /**
  * The absolute path of `path` inside `dir`; throws when it would leave `dir` (`..`, an
  * absolute path), whatever made the name.
+ *
+ * @param {string} dir
+ * @param {string} path
+ * @returns {string}
  */
 export function inside(dir, path) {
   const base = resolve(dir);
@@ -81,7 +106,14 @@ export function inside(dir, path) {
   return target;
 }
 
-/** Writes `data` at `path` inside `dir` (making its folders), never outside it. */
+/**
+ * Writes `data` at `path` inside `dir` (making its folders), never outside it.
+ *
+ * @param {string} dir
+ * @param {string} path
+ * @param {string | Uint8Array} data
+ * @returns {string}
+ */
 export function writeInside(dir, path, data) {
   const target = inside(dir, path);
   mkdirSync(dirname(target), { recursive: true });
@@ -92,6 +124,10 @@ export function writeInside(dir, path, data) {
 /**
  * A plain file at `path` inside `dir` (no link, no folder that is a link out of `dir`), with
  * its size; undefined for anything else.
+ *
+ * @param {string} dir
+ * @param {string} path
+ * @returns {{ path: string, size: number } | undefined}
  */
 export function regularFile(dir, path) {
   try {
@@ -109,7 +145,12 @@ export function regularFile(dir, path) {
 
 /** npm's rule for package names (validate-npm-package-name's, for new packages). */
 const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-/** Is `name` a package name npm allows (so also a safe folder name under node_modules/)? */
+/**
+ * Is `name` a package name npm allows (so also a safe folder name under node_modules/)?
+ *
+ * @param {unknown} name
+ * @returns {name is string}
+ */
 export const isPackageName = (name) => typeof name === 'string' && name.length <= 214 && PACKAGE_NAME.test(name);
 
 /** A version range as npm writes them: no markup, no quotes. */
@@ -117,7 +158,13 @@ const RANGE = /^[A-Za-z0-9 .<>=^~|*+-]+$/;
 /** An SPDX expression or a short licence name: no markup. */
 const LICENCE = /^[A-Za-z0-9 .+()-]+$/;
 
-/** A text field with control characters and line breaks made spaces, trimmed and capped; undefined if empty. */
+/**
+ * A text field with control characters and line breaks made spaces, trimmed and capped; undefined if empty.
+ *
+ * @param {unknown} value
+ * @param {number} [max]
+ * @returns {string | undefined}
+ */
 function text(value, max = LIMITS.fieldLength) {
   if (typeof value !== 'string') return undefined;
   // eslint-disable-next-line no-control-regex
@@ -125,6 +172,10 @@ function text(value, max = LIMITS.fieldLength) {
   return clean ? clean.slice(0, max) : undefined;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {string | undefined}
+ */
 function webAddress(value) {
   const address = text(value, 2_000);
   if (!address) return undefined;
@@ -138,15 +189,31 @@ function webAddress(value) {
 }
 
 /**
+ * What the portal reads of a release's package.json (`ManifestFields`).
+ *
+ * @typedef {object} ManifestFields
+ * @property {string} [name]
+ * @property {string} [description]
+ * @property {string} [license]
+ * @property {string} [homepage]
+ * @property {string} [repository]
+ * @property {Record<string, string>} [peerDependencies]
+ */
+
+/**
  * What the portal reads of a release's package.json, each field checked: a name npm allows, a
  * description and licence as plain text, web addresses, peer dependencies npm could install.
  * Anything else is left out.
+ *
+ * @param {any} data package.json as parsed: anything, each field read is checked here
+ * @returns {ManifestFields}
  */
 export function manifestFields(data) {
   if (typeof data !== 'object' || data === null) return {};
   const name = isPackageName(data.name);
   const licence = text(data.license, 100);
   const repository = typeof data.repository === 'string' ? data.repository : data.repository?.url;
+  /** @type {Record<string, string>} */
   const peers = {};
   if (typeof data.peerDependencies === 'object' && data.peerDependencies !== null)
     for (const [peer, range] of Object.entries(data.peerDependencies).slice(0, 50)) {
@@ -164,7 +231,12 @@ export function manifestFields(data) {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** A registry's or a tag's date as ISO text, or null when it is no date. */
+/**
+ * A registry's or a tag's date as ISO text, or null when it is no date.
+ *
+ * @param {unknown} value
+ * @returns {string | null}
+ */
 export function releaseDate(value) {
   if (typeof value !== 'string' || value.length > 40) return null;
   const time = Date.parse(value);
@@ -176,7 +248,12 @@ export function releaseDate(value) {
 /** Schemes a link from package text may keep; anything else (`javascript:`, `data:`) loses its link. */
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
-/** An absolute web or mail address, or a link within the page; undefined for anything else. */
+/**
+ * An absolute web or mail address, or a link within the page; undefined for anything else.
+ *
+ * @param {unknown} url
+ * @returns {string | undefined}
+ */
 export function safeUrl(url) {
   if (typeof url !== 'string') return undefined;
   const trimmed = url.trim();
@@ -190,6 +267,10 @@ export function safeUrl(url) {
   }
 }
 
+/**
+ * @param {Nodes} node
+ * @returns {string}
+ */
 function textOf(node) {
   if ('value' in node && typeof node.value === 'string') return node.value;
   if ('children' in node) return node.children.map(textOf).join('');
@@ -197,8 +278,14 @@ function textOf(node) {
   return '';
 }
 
-/** Replaces each child that `change` maps, depth first; `null` drops it, an array splices. */
+/**
+ * Replaces each child that `change` maps, depth first; `null` drops it, an array splices.
+ *
+ * @param {Parent} parent
+ * @param {(node: RootContent) => RootContent | RootContent[] | null | undefined} change
+ */
 function rewrite(parent, change) {
+  /** @type {RootContent[]} */
   const out = [];
   for (const child of parent.children) {
     const changed = change(child);
@@ -220,28 +307,34 @@ const printer = unified().use(remarkGfm).use(remarkStringify, { bullet: '-', fen
  * is answered), images as links to them (readers' browsers fetch nothing from third parties),
  * and each link's and image's address mapped by `resolve` (an absolute web address is kept by
  * default); a link `resolve` cannot place, or with an unsafe scheme, keeps only its text.
+ *
  * @param {string} source
  * @param {{ resolve?: (url: string) => string | undefined }} [options]
+ * @returns {{ tree: Root, droppedHtml: number }}
  */
 export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}) {
   const tree = parser.parse(String(source).replace(/^\uFEFF/, ''));
   let droppedHtml = 0;
-  const place = (url) => {
+  const place = (/** @type {string | null | undefined} */ url) => {
     const resolved = typeof url === 'string' ? resolveUrl(url) : undefined;
     if (resolved === undefined) return undefined;
     return isRelative(resolved) || safeUrl(resolved) !== undefined ? resolved : undefined;
   };
   // Reference-style links and images become inline ones, each address placed like any other.
+  /** @type {Map<string, string>} */
   const definitions = new Map();
-  const collect = (node) => {
+  const collect = (/** @type {Nodes} */ node) => {
     if (node.type === 'definition') definitions.set(node.identifier, node.url);
     else if ('children' in node) node.children.forEach(collect);
   };
   collect(tree);
+  /** @type {(url: string | undefined, alt: string | null | undefined) => Link | Text} */
   const asImage = (url, alt) => {
+    /** @type {Text} */
     const words = { type: 'text', value: `${alt?.trim() || 'image'} (image)` };
     return url ? { type: 'link', url, children: [words] } : words;
   };
+  /** @type {(children: Link['children']) => Link['children']} */
   const wordsOf = (children) =>
     children.map((child) =>
       // An image inside a link (a badge): the link keeps the image's words, never a link in a link.
@@ -249,7 +342,7 @@ export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}
         ? { type: 'text', value: child.alt?.trim() || 'image' }
         : child,
     );
-  rewrite(tree, (node) => {
+  rewrite(tree, (/** @type {RootContent | Toml} */ node) => {
     switch (node.type) {
       case 'yaml':
       case 'toml':
@@ -275,34 +368,64 @@ export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}
   return { tree, droppedHtml };
 }
 
-/** A relative link the site build made (`../CHANGELOG.md`, `api/index.md#x`): no scheme, no host. */
+/**
+ * A relative link the site build made (`../CHANGELOG.md`, `api/index.md#x`): no scheme, no host.
+ *
+ * @param {string} url
+ */
 function isRelative(url) {
   return !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//');
 }
 
-/** A syntax tree as Markdown; text that would read as markup is escaped by remark-stringify. */
+/**
+ * A syntax tree as Markdown; text that would read as markup is escaped by remark-stringify.
+ *
+ * @param {Root} tree
+ * @returns {string}
+ */
 export function markdownOf(tree) {
   return String(printer.stringify(tree));
 }
 
-/** Package Markdown made safe to write into a page (untrustedMarkdown, then back to Markdown). */
+/**
+ * Package Markdown made safe to write into a page (untrustedMarkdown, then back to Markdown).
+ *
+ * @param {string} source
+ * @param {{ resolve?: (url: string) => string | undefined }} [options]
+ * @returns {string}
+ */
 export function safeMarkdown(source, options) {
   return markdownOf(untrustedMarkdown(source, options).tree);
 }
 
-/** The words of package Markdown on one line, without any markup: for a list line or a description. */
+/**
+ * The words of package Markdown on one line, without any markup: for a list line or a description.
+ *
+ * @param {string} source
+ * @returns {string}
+ */
 export function plainText(source) {
   return textOf(untrustedMarkdown(source).tree).replace(/\s+/g, ' ').trim();
 }
 
-/** Text from a package set into Markdown as words: every punctuation mark that could start markup escaped. */
+/**
+ * Text from a package set into Markdown as words: every punctuation mark that could start markup escaped.
+ *
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function markdownText(value) {
   return String(value)
     .replace(/[\r\n]+/g, ' ')
     .replace(/[\\`*_{}[\]()#+\-.!<>&|~"':]/g, (mark) => `\\${mark}`);
 }
 
-/** Text from a package set into Markdown as inline code, whatever backticks it holds. */
+/**
+ * Text from a package set into Markdown as inline code, whatever backticks it holds.
+ *
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function markdownCode(value) {
   const code = String(value).replace(/[\r\n]+/g, ' ');
   const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((match) => match[0].length));
@@ -311,7 +434,13 @@ export function markdownCode(value) {
   return `${fence}${pad}${code}${pad}${fence}`;
 }
 
-/** Code from a package as a fenced block no line of it can close. */
+/**
+ * Code from a package as a fenced block no line of it can close.
+ *
+ * @param {string} code
+ * @param {string} [language]
+ * @returns {string}
+ */
 export function fencedCode(code, language = '') {
   const longest = Math.max(2, ...[...String(code).matchAll(/^\s*(`{3,})/gm)].map((match) => match[1].length));
   const fence = '`'.repeat(longest + 1);
@@ -321,11 +450,15 @@ export function fencedCode(code, language = '') {
 /**
  * What raw HTML a page's Markdown body would render, if any (the site build's last check
  * before it writes a page made from package text): the first HTML or front matter node found.
+ *
+ * @param {string} markdown
+ * @returns {string | undefined}
  */
 export function markupIn(markdown) {
   const tree = parser.parse(markdown);
+  /** @type {string | undefined} */
   let found;
-  const visit = (node) => {
+  const visit = (/** @type {Nodes | Toml} */ node) => {
     if (found) return;
     if (node.type === 'html' || node.type === 'yaml' || node.type === 'toml') found = node.value;
     else if ('children' in node) node.children.forEach(visit);

@@ -14,8 +14,8 @@ export const SITE_BUILD = join(root, 'site', 'build');
 /**
  * Node.js flags the gate runs with wherever it is started: here, the server's `start`
  * script and the Containerfile (deploy/manifests.test.ts checks that the three agree).
- * V8's young generation at 32 MB a semi-space instead of 16: docs/performance.md, "The
- * gate's young generation", has the figures.
+ * V8's young generation at 32 MB a semi-space instead of 16: fewer scavenges under load
+ * (docs/performance.md, the gate's speed-ups, measures whether that pays).
  */
 export const GATE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=32']);
 
@@ -45,13 +45,15 @@ export async function startGate({
   stdout = 'ignore',
   stderr = 'inherit',
   group = false,
-  // A few seconds on an idle machine; 114 s to listen on a 2-core one running seven suites.
+  // The benchmark starts one without them, to measure what they give.
+  nodeFlags = GATE_NODE_FLAGS,
+  // Long: a two-core machine running other suites beside it is slow to start the gate.
   timeoutMs = 180_000,
 } = {}) {
   const chosenPort = port ?? (await freePort());
   const ownDataDir = dataDir === undefined ? mkdtempSync(join(tmpdir(), 'portal-gate-data-')) : null;
   const dataFolder = ownDataDir ?? dataDir;
-  const gate = startProcess(process.execPath, [...GATE_NODE_FLAGS, SERVER_ENTRY], {
+  const gate = startProcess(process.execPath, [...nodeFlags, SERVER_ENTRY], {
     name: `The gate server on port ${chosenPort}`,
     cwd: root,
     env: {

@@ -29,7 +29,7 @@ export function unionOfReaders(all: readonly (Readers | null)[]): Readers | null
  * Who may read at least one page an item leads to (its link, and for a category every link
  * below it), or `undefined` when it leads to none. Each item is worked out once and kept
  * in `known`: a sidebar renders every category's item, and each category used to walk its
- * whole subtree again, about 26 ms of a phone's start-up on a large package (4× CPU).
+ * whole subtree again, which on a large package was a visible part of a phone's start-up.
  */
 function itemReaders(
   item: PropSidebarItem,

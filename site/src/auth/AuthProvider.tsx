@@ -31,8 +31,7 @@ function toAuthState(session: SessionState): AuthState {
  * not through `useSyncExternalStore`, whose updates are synchronous: the session's answer
  * usually arrives while the page hydrates, and React then re-rendered every pending update
  * of the page (the phone layout, the code blocks' buttons, the colour mode) with it in one
- * blocking task after hydration, 80 to 120 ms on Lighthouse's phone (4× CPU). The store
- * has one value, so there is nothing to tear.
+ * long blocking task after hydration. The store has one value, so there is nothing to tear.
  */
 export function AuthProvider({ children }: { children: ReactNode }): React.JSX.Element {
   // The server's state first, as hydration needs; the store's own from the first effect on.

@@ -1,13 +1,11 @@
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Plugin } from '@docusaurus/types';
 import { describe, expect, it } from 'vitest';
 
-import noCollatorAtStartup from './no-collator-at-startup';
 import prismOffStartup, { prismOnServerOnly } from './prism-off-startup';
-import stagedStartup from './staged-startup';
 
 const siteDir = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -38,83 +36,9 @@ function configure(plugin: Plugin, isServer = false) {
   return { config, rules, finish };
 }
 
-const core = createRequire(join(siteDir, 'package.json')).resolve('@docusaurus/core/package.json');
-const entry = join(dirname(core), 'lib', 'client', 'clientEntry.js');
 const postBuild = (plugin: Plugin) =>
   // @ts-expect-error: postBuild reads nothing of its props
   plugin.postBuild?.({});
-
-describe('the staged start-up plugin', () => {
-  it("puts src/startup/client-entry.ts in the place of Docusaurus's client entry, and only there", () => {
-    const { config, rules } = configure(stagedStartup({ siteDir }));
-    expect(rules).toHaveLength(1);
-    const [{ pattern, replace }] = rules;
-    expect(pattern.test(entry)).toBe(true);
-    // The original, imported under its own name, is not replaced by itself.
-    const alias = (config as { resolve: { alias: Record<string, string> } }).resolve.alias;
-    expect(alias['@portal/docusaurus-client-entry$']).toBe(`${entry}?original`);
-    expect(pattern.test(alias['@portal/docusaurus-client-entry$'])).toBe(false);
-    expect(pattern.test(join(siteDir, 'src', 'theme', 'Root.tsx'))).toBe(false);
-    const data = { createData: { resource: entry } };
-    replace(data);
-    expect(data.createData.resource).toBe(join(siteDir, 'src', 'startup', 'client-entry.ts'));
-  });
-
-  it('leaves the server bundle alone', () => {
-    const { config, rules } = configure(stagedStartup({ siteDir }), true);
-    expect(rules).toHaveLength(0);
-    expect(config).toEqual({});
-  });
-
-  it('fails the build when the client bundle holds the original entry, and not when it holds ours', async () => {
-    const missed = stagedStartup({ siteDir });
-    // The rule never applied: the bundle holds Docusaurus's entry itself.
-    configure(missed).finish(entry, join(siteDir, 'src', 'theme', 'Root.tsx'));
-    await expect(postBuild(missed)).rejects.toThrow(/did not replace it/);
-
-    const met = stagedStartup({ siteDir });
-    const { rules, finish } = configure(met);
-    const data = { createData: { resource: entry } };
-    rules[0].replace(data);
-    finish(data.createData.resource, `${entry}?original`);
-    await expect(postBuild(met)).resolves.toBeUndefined();
-  });
-
-  it('passes a rebuild from the persistent cache, which never calls the rule, when the bundle holds ours', async () => {
-    const cached = stagedStartup({ siteDir });
-    configure(cached).finish(join(siteDir, 'src', 'startup', 'client-entry.ts'), `${entry}?original`);
-    await expect(postBuild(cached)).resolves.toBeUndefined();
-  });
-});
-
-describe('the no-collator plugin', () => {
-  const themeCommon = createRequire(join(siteDir, 'package.json')).resolve('@docusaurus/theme-common');
-  const reactUtils = join(dirname(themeCommon), 'utils', 'reactUtils.js');
-
-  it("puts src/startup/shallow-memo.ts in the place of theme-common's reactUtils, in both bundles", () => {
-    for (const isServer of [false, true]) {
-      const { config, rules } = configure(noCollatorAtStartup({ siteDir }), isServer);
-      const [{ pattern, replace }] = rules;
-      expect(pattern.test(reactUtils)).toBe(true);
-      const alias = (config as { resolve: { alias: Record<string, string> } }).resolve.alias;
-      expect(alias['@portal/theme-common-react-utils$']).toBe(`${reactUtils}?original`);
-      expect(pattern.test(alias['@portal/theme-common-react-utils$'])).toBe(false);
-      const data = { createData: { resource: reactUtils } };
-      replace(data);
-      expect(data.createData.resource).toBe(join(siteDir, 'src', 'startup', 'shallow-memo.ts'));
-    }
-  });
-
-  it('fails the build when no bundle holds shallow-memo.ts, and not when one does', async () => {
-    const missed = noCollatorAtStartup({ siteDir });
-    configure(missed).finish(reactUtils);
-    await expect(postBuild(missed)).rejects.toThrow(/shallow-memo\.ts did not replace it/);
-
-    const met = noCollatorAtStartup({ siteDir });
-    configure(met, true).finish(join(siteDir, 'src', 'startup', 'shallow-memo.ts'), `${reactUtils}?original`);
-    await expect(postBuild(met)).resolves.toBeUndefined();
-  });
-});
 
 describe('the Prism-off-start-up plugin', () => {
   const languages = createRequire(join(siteDir, 'package.json')).resolve(

@@ -7,7 +7,7 @@ import type { Plugin } from '@docusaurus/types';
  * package changed every page of the site, and the build compressed them all again. With
  * these names a page's HTML changes only with the page. The gate serves them with their
  * ETag and `max-age=0, must-revalidate` (the immutable caching is for names with a hash);
- * every other asset keeps its hash. The figures: docs/performance.md, package sources.
+ * every other asset keeps its hash. The bench's part `sources` times the rebuild after a release.
  */
 export default function stableEntryNames(): Plugin {
   return {

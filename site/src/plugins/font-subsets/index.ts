@@ -26,8 +26,7 @@ export const OUT_DIR = 'font-subsets';
  * A plugin because the files are made from the npm packages at build time (nothing built
  * is checked in) and the stylesheet and Root must name the very files it wrote. A core file
  * is kept in the site's node_modules/.cache under the hash of what makes it (the npm file,
- * the characters, the weights, subset-font's version), so only a cold build cuts it again
- * (the cost: docs/performance.md).
+ * the characters, the weights, subset-font's version), so only a cold build cuts it again.
  */
 export default function fontSubsets(context: LoadContext): Plugin {
   const outDir = join(context.generatedFilesDir, OUT_DIR);

@@ -86,8 +86,8 @@ function apiSummary(change: ReturnType<Reference['changesOf']>): string {
 /**
  * A release file's Markdown converted once per process for the same inputs: a build writes
  * each package's pages twice (as they are, and with the newest as it will be once a newer
- * release is out), and every older release's file converts the same both times (the cost:
- * docs/performance.md). The key is all that the conversion reads: the text, where the file
+ * release is out), and every older release's file converts the same both times. The key
+ * is all that the conversion reads: the text, where the file
  * and its page are, and everything `pageFor` answers from.
  */
 const conversions = new Map<string, PackageMarkdown>();

@@ -1,6 +1,7 @@
 // The API changes of a package the test makes and publishes to a private registry it starts
-// (Verdaccio): between its two releases one function's signature changes and another is
-// removed, and the reference's "API changes" page names exactly those two.
+// (Verdaccio): between its last two releases one function's signature changes and another is
+// removed, and the reference's "API changes" page names exactly those two; the release
+// history and each release's README link to the reference of their own release.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningVerdaccio, startVerdaccio } from '../../../../../tools/lib/verdaccio.mjs';
 import { type CachedSource, sectionPages, type Source } from '../materialise';
+import { changesAnchor } from '../reference';
 
 const work = mkdtempSync(join(tmpdir(), 'portal-api-changes-'));
 const project = join(work, 'project');
@@ -34,6 +36,7 @@ const index = (...own: string[]) =>
   ].join('\n');
 
 const declarations: Record<string, string> = {
+  '0.9.0': index('export declare function setFocus(key: string): void;'),
   '1.0.0': index(
     'export declare function setFocus(key: string): void;',
     '/** Stops reacting to keys. */',
@@ -67,7 +70,7 @@ beforeAll(async () => {
   const file = join(siteDir, 'sources.yaml');
   writeFileSync(
     file,
-    "sources:\n  - id: kit\n    kind: npm\n    package: '@tvco/focus-kit'\n    section: kit\n    title: Focus kit\n    versions: '>=1.0.0'\n    pick: all\n",
+    "sources:\n  - id: kit\n    kind: npm\n    package: '@tvco/focus-kit'\n    section: kit\n    title: Focus kit\n    versions: '>=0.9.0'\n    pick: all\n",
   );
   const loaded = loadSources(file, { siteDir });
   source = loaded.sources[0] as Source;
@@ -97,5 +100,29 @@ describe('the API changes of a package published to a private registry', () => {
     expect(files.has('1.0.0/api/pause.md')).toBe(true);
     expect(files.get('api/setFocus.md')).toMatch(/Moves the focus to the component with this key/);
     expect(files.get('CHANGELOG.md')).toContain('API changes against 1.0.0: removed `pause`; changed `setFocus`');
+  });
+
+  it('links the release history to a changes page that exists when the newest release has no reference', () => {
+    // A release published without declarations (or whose reference could not be made).
+    const cached = state.sources.kit as CachedSource;
+    const withoutNewest = { ...cached, api: (cached.api ?? []).filter((entry) => entry.version !== '1.1.0') };
+    const { files } = sectionPages(source, withoutNewest, { cacheDir: join(work, 'cache'), siteDir });
+    expect(files.has('api/api-changes.md')).toBe(false);
+    const history = files.get('CHANGELOG.md') as string;
+    const targets = [...history.matchAll(/\]\(([^)#]*api-changes\.md)#([\w-]+)\)/g)];
+    expect(targets.map(([, page, anchor]) => `${page}#${anchor}`)).toEqual([
+      `1.0.0/api/api-changes.md#${changesAnchor('1.0.0')}`,
+    ]);
+    for (const [, page] of targets) expect(files.has(page as string)).toBe(true);
+  });
+
+  it('links the README’s code to the reference of its own release', () => {
+    const { files } = sectionPages(source, state.sources.kit as CachedSource, {
+      cacheDir: join(work, 'cache'),
+      siteDir,
+    });
+    const readme = files.get('1.0.0/README.md') as string;
+    expect(readme).toContain('[`setFocus`](api/setFocus.md)');
+    expect(files.has('1.0.0/api/setFocus.md')).toBe(true);
   });
 });
