@@ -177,9 +177,8 @@ async function sameBodies(targets) {
 /**
  * `gates`: the gate servers under load, each { url, pid }: `private` (the portal as it
  * runs), and beside it the same build and code with one thing changed:
- * `private_unrecorded` (AUDIT_PAGE_VIEWS=false), `private_no_fast_path` (GATE_FAST_PATH=off:
- * every request through Fastify's own cycle) and `private_default_semi_space` (without the
- * V8 flag the gate starts with, tools/lib/gate.mjs GATE_NODE_FLAGS).
+ * `private_unrecorded` (AUDIT_PAGE_VIEWS=false), and `private_no_fast_path` (GATE_FAST_PATH=off:
+ * every request through Fastify's own cycle).
  */
 export async function measureGate({
   gates,
@@ -212,7 +211,6 @@ export async function measureGate({
     // A public page of the same bytes on the same server: what the session check costs.
     { name: 'public', url: gates.private.url + TWIN_PATH, headers: request },
     { name: 'nginx', url: nginxURL + docPath, headers: request },
-    gate('private_default_semi_space'),
   ];
   const { bytes, sent } = await sameBodies(targets);
   const anonymous = await fetch(gates.private.url + docPath, { redirect: 'manual' });
@@ -269,7 +267,6 @@ export async function measureGate({
     ...ratio('gate.private_unrecorded_vs_node_http_rps', 'private_unrecorded', 'node_http'),
     // The speed-ups of issue 60, each against the same gate without it.
     ...ratio('gate.fast_path_on_vs_off_rps', 'private', 'private_no_fast_path'),
-    ...ratio('gate.semi_space_32_vs_default_rps', 'private', 'private_default_semi_space'),
     ...latency('private'),
     ...latency('private_no_fast_path'),
     ...latency('public'),

@@ -96,8 +96,8 @@ export { copySiteSources, docusaurusBin, rewrite } from '../tools/lib/site-copy.
  * own, and waits until it reaches that database: what is measured may write to it (tokens,
  * page views), and the database is migrated after the server listens.
  */
-export function startGate({ siteDir, emulatorHost, env = {}, nodeFlags }) {
-  return startGateProcess({ siteDir, emulatorHost, nodeFlags, env: { SESSION_RATE_LIMIT: '1000', ...env } });
+export function startGate({ siteDir, emulatorHost, env = {} }) {
+  return startGateProcess({ siteDir, emulatorHost, env: { SESSION_RATE_LIMIT: '1000', ...env } });
 }
 
 /** Absolute paths of nginx and wrk, installing them from Debian's packages if this is root. */

@@ -34,7 +34,6 @@ export const GOALS = {
   'client.lcp_vs_client_guard': '< 0.5',
   'agents.mcp_read_page_oauth_vs_personal_p95': '≤ 1.2',
   'gate.fast_path_on_vs_off_rps': `≥ ${KEEP_GAIN}`,
-  'gate.semi_space_32_vs_default_rps': `≥ ${KEEP_GAIN}`,
 };
 
 /** The start-up replacements of site/src/plugins the bench can build the site without (bench/startup.mjs). */
@@ -239,13 +238,6 @@ function speedUpRows(r) {
       'gate.fast_path_on_vs_off_rps',
       fmt(r['gate.private_rps'], '/s'),
       fmt(r['gate.private_no_fast_path_rps'], '/s'),
-    ],
-    [
-      'V8 flag `--max-semi-space-size=32` (`tools/lib/gate.mjs`)',
-      'requests/s of the private page, with ÷ without',
-      'gate.semi_space_32_vs_default_rps',
-      fmt(r['gate.private_rps'], '/s'),
-      fmt(r['gate.private_default_semi_space_rps'], '/s'),
     ],
     ...Object.entries(STARTUP_GAINS).map(([key, figure]) => {
       const name = key.split('.')[1];

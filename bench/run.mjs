@@ -275,14 +275,12 @@ async function measureWithGates() {
       `Gate: private vs public vs nginx vs Node.js http, and without each speed-up, ${plan.gateRounds} rounds of ${plan.gateSeconds} s`,
     );
     const twinDir = twinSite(buildDir, DOC_PATH);
-    const gateOf = (env, nodeFlags) =>
-      startGate({ siteDir: twinDir, emulatorHost: emulator.host, env: { ...gateEnv, ...env }, nodeFlags });
+    const gateOf = (env) => startGate({ siteDir: twinDir, emulatorHost: emulator.host, env: { ...gateEnv, ...env } });
     // Started together: each waits mostly for its own database to open.
     const variants = {
       private: gateOf({}),
       private_unrecorded: gateOf({ AUDIT_PAGE_VIEWS: 'false' }),
       private_no_fast_path: gateOf({ GATE_FAST_PATH: 'off' }),
-      private_default_semi_space: gateOf({}, []),
     };
     const outcomes = await Promise.allSettled(Object.values(variants));
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');

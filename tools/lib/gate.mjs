@@ -11,13 +11,6 @@ import { answers, startProcess } from './process.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SERVER_ENTRY = join(root, 'server', 'dist', 'server.js');
 export const SITE_BUILD = join(root, 'site', 'build');
-/**
- * Node.js flags the gate runs with wherever it is started: here, the server's `start`
- * script and the Containerfile (deploy/manifests.test.ts checks that the three agree).
- * V8's young generation at 32 MB a semi-space instead of 16: fewer scavenges under load
- * (docs/performance.md, the gate's speed-ups, measures whether that pays).
- */
-export const GATE_NODE_FLAGS = Object.freeze(['--max-semi-space-size=32']);
 
 /** What "started" means: the process listens (/healthz), or it also reaches its database (/readyz). */
 const readiness = {
@@ -45,15 +38,13 @@ export async function startGate({
   stdout = 'ignore',
   stderr = 'inherit',
   group = false,
-  // The benchmark starts one without them, to measure what they give.
-  nodeFlags = GATE_NODE_FLAGS,
   // Long: a two-core machine running other suites beside it is slow to start the gate.
   timeoutMs = 180_000,
 } = {}) {
   const chosenPort = port ?? (await freePort());
   const ownDataDir = dataDir === undefined ? mkdtempSync(join(tmpdir(), 'portal-gate-data-')) : null;
   const dataFolder = ownDataDir ?? dataDir;
-  const gate = startProcess(process.execPath, [...nodeFlags, SERVER_ENTRY], {
+  const gate = startProcess(process.execPath, [SERVER_ENTRY], {
     name: `The gate server on port ${chosenPort}`,
     cwd: root,
     env: {
