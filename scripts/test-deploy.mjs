@@ -12,7 +12,7 @@
 //   --cluster-only   skip the container image (step 1)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -86,16 +86,26 @@ const podman = (args, options = {}) =>
   run('podman', args, { ...options, env: { ...process.env, CONTAINERS_CONF: containersConf } });
 
 /**
+ * The npm this runs under (`npm run test:deploy` names it in npm_execpath), else the one
+ * beside Node.js: the `node` package from the registry (how .ci/run gets Node.js 24) has none.
+ */
+function npmDir() {
+  const cli = process.env.npm_execpath;
+  return cli && existsSync(cli)
+    ? dirname(dirname(realpathSync(cli)))
+    : join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
+}
+
+/**
  * The stand-in's name: ours (localhost/, a name no registry serves), tagged with a digest of
  * what it is made from (this recipe, the machine's Node.js and npm, its certificate
  * authorities), so a change to any of them makes a new image instead of reusing a stale one.
  */
 function baseImageName() {
-  const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
   const digest = createHash('sha256')
     .update(standInBaseImage.toString())
     .update(process.version)
-    .update(readFileSync(join(npmDir, 'package.json')))
+    .update(readFileSync(join(npmDir(), 'package.json')))
     .update(readFileSync('/etc/ssl/certs/ca-certificates.crt'))
     .digest('hex');
   return `localhost/norigin-docs-base:${digest.slice(0, 12)}`;
@@ -126,9 +136,8 @@ function standInBaseImage(image) {
   if (!sources) throw new Error("test:deploy needs this machine's Debian apt sources for mmdebstrap");
   run('mmdebstrap', ['--variant=minbase', '--include=ca-certificates', 'bookworm', rootfs, sources]);
   run('install', ['-D', process.execPath, join(rootfs, 'usr/local/bin/node')]);
-  const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
   mkdirSync(join(rootfs, 'usr/local/lib/node_modules'), { recursive: true });
-  run('cp', ['-a', npmDir, join(rootfs, 'usr/local/lib/node_modules/')]);
+  run('cp', ['-a', npmDir(), join(rootfs, 'usr/local/lib/node_modules/npm')]);
   run('ln', ['-sf', '../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm')]);
   writeFileSync(
     join(rootfs, 'etc/passwd'),
