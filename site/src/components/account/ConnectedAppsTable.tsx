@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
+import { ColumnHeads, RevokeButton } from '@site/src/components/DataTable';
 
 import type { ConnectedApp } from '@portal/contract';
 
@@ -27,16 +28,7 @@ export default function ConnectedAppsTable({
     <>
       <div className={classes.tableWrap}>
         <table className={classes.table}>
-          <thead>
-            <tr>
-              <th scope="col">App</th>
-              <th scope="col">Allowed</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="portal-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['App', 'Allowed', 'Last used']} actions />
           <tbody>
             {apps.map((app) => (
               <tr key={app.id}>
@@ -46,14 +38,7 @@ export default function ConnectedAppsTable({
                 <td className={classes.date}>{formatDay(app.authorisedAt)}</td>
                 <td className={classes.date}>{formatDay(app.lastUsedAt) ?? 'never'}</td>
                 <td className={classes.actions}>
-                  <button
-                    type="button"
-                    className="button button--sm button--danger"
-                    onClick={() => setRevoking(app)}
-                    aria-label={`Revoke ${app.clientName}`}
-                  >
-                    Revoke
-                  </button>
+                  <RevokeButton label={`Revoke ${app.clientName}`} onClick={() => setRevoking(app)} />
                 </td>
               </tr>
             ))}

@@ -5,6 +5,7 @@ import Link from '@docusaurus/Link';
 import { messageOf } from '@site/src/api/json-api';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
 import { ASSISTANT_PATH } from '@site/src/components/NavbarAuthItem/AccountMenu';
+import { ColumnHeads, RevokeButton } from '@site/src/components/DataTable';
 
 import { tokenApi, type TokenRecord } from './api';
 import { describeExpiry, formatDay, statusOf } from './format';
@@ -46,18 +47,7 @@ function TokenRow({
       <td>
         <span className={clsx(styles.status, styles[`status-${status}`])}>{status}</span>
       </td>
-      <td>
-        {status === 'active' && (
-          <button
-            type="button"
-            className="button button--sm button--danger"
-            onClick={() => onRevoke(token)}
-            aria-label={`Revoke ${token.name}`}
-          >
-            Revoke
-          </button>
-        )}
-      </td>
+      <td>{status === 'active' && <RevokeButton label={`Revoke ${token.name}`} onClick={() => onRevoke(token)} />}</td>
     </tr>
   );
 }
@@ -151,18 +141,7 @@ export default function TokensPanel({ onSettled }: { onSettled?: () => void }): 
           ) : (
             <div className={styles.tableWrap}>
               <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="portal-visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Name', 'Created', 'Expires', 'Last used', 'Status']} actions />
                 <tbody>
                   {list.tokens.map((token) => (
                     <TokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />

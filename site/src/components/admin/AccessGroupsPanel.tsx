@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 
+import { ColumnHeads } from '@site/src/components/DataTable';
+
 import { accessApi, type AccessGroupInfo, type AccessPanelProps } from './access-api';
 import ChangeStatus from './ChangeStatus';
 import UnitPicker from './UnitPicker';
@@ -56,16 +58,7 @@ export default function AccessGroupsPanel({ overview, reload }: AccessPanelProps
         <div className={styles.tableWrap}>
           <table className={styles.table}>
             <caption>Access groups</caption>
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Units</th>
-                <th scope="col">Members</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Group', 'Units', 'Members']} actions />
             <tbody>
               {overview.groups.map((group) => (
                 <tr key={group.name}>

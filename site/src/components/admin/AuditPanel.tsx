@@ -3,6 +3,7 @@ import clsx from 'clsx';
 
 import { messageOf } from '@site/src/api/json-api';
 import { createLatest } from '@site/src/api/latest';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { adminApi, type AuditEvent } from './api';
 import { describeEvent, KIND_LABELS } from './audit-words';
@@ -153,15 +154,7 @@ export default function AuditPanel({
       ) : (
         <div className={styles.tableWrap}>
           <table className={clsx(styles.table, styles.stacked)}>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Who</th>
-                <th scope="col">On whom or what</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['When', 'What', 'Who', 'On whom or what', 'Details']} />
             <tbody>
               {events.map((event) => (
                 <tr key={event.id}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import Link from '@docusaurus/Link';
 
 import { messageOf } from '@site/src/api/json-api';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { adminApi, type InsightsAnswer as Insights, type InsightsPages } from './api';
 import { formatTime } from './format';
@@ -49,15 +50,7 @@ function FigureTable<T>({
     <div className={styles.tableWrap}>
       <table className={styles.table}>
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeads columns={columns} />
         <tbody>
           {rows.length === 0 ? (
             <tr>
@@ -368,13 +361,7 @@ export default function InsightsView(): React.JSX.Element {
             ) : (
               <div className={styles.tableWrap}>
                 <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Query</th>
-                      <th scope="col">Times</th>
-                      <th scope="col">Last</th>
-                    </tr>
-                  </thead>
+                  <ColumnHeads columns={['Query', 'Times', 'Last']} />
                   <tbody>
                     {data.searches.failed.map((search) => (
                       <tr key={search.query}>

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 
 import { formatDay } from '@site/src/components/account/format';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import {
   accessApi,
@@ -336,13 +337,7 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
       <div className={styles.tableWrap}>
         <table className={styles.table}>
           <caption>Organisations</caption>
-          <thead>
-            <tr>
-              <th scope="col">Organisation</th>
-              <th scope="col">Licences</th>
-              <th scope="col">Members</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Organisation', 'Licences', 'Members']} />
           <tbody>
             {overview.organisations.map((organisation) => (
               <tr key={organisation.id}>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 
 import { messageOf } from '@site/src/api/json-api';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { accessApi, type ImportChange, type ImportReport } from './access-api';
 import styles from './admin.module.css';
@@ -48,13 +49,7 @@ function RowsTable({
     <div className={styles.tableWrap}>
       <table className={styles.table}>
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">{heading}</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Line', 'E-mail', heading]} />
         <tbody>
           {rows.slice(0, SHOWN_ROWS).map((row) => (
             <tr key={row.line}>

@@ -4,6 +4,7 @@ import clsx from 'clsx';
 import { messageOf } from '@site/src/api/json-api';
 import { createLatest } from '@site/src/api/latest';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { GROUPS } from '@portal/access';
 
@@ -436,19 +437,10 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
             <p className={styles.muted}>{countText(data)}</p>
             <div className={styles.tableWrap}>
               <table className={clsx(styles.table, styles.stacked)}>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Organisation</th>
-                    <th scope="col">Groups</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last sign-in</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span className="portal-visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads
+                  columns={['E-mail', 'Organisation', 'Groups', 'Status', 'Last sign-in', 'Created']}
+                  actions
+                />
                 <tbody>
                   {data.readers.map((reader) => {
                     const guard = guardOf(reader, data);

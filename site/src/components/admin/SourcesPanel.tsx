@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 
 import { messageOf } from '@site/src/api/json-api';
 import { formatDay } from '@site/src/components/account/format';
+import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { adminApi, type RebuildJob, type SourcesOverview } from './api';
 import styles from './admin.module.css';
@@ -115,15 +116,7 @@ export default function SourcesPanel(): React.JSX.Element {
           <div className={styles.tableWrap}>
             <table className={`${styles.table} ${styles.stacked}`}>
               <caption>Sources</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Source</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Versions published</th>
-                  <th scope="col">Releases</th>
-                  <th scope="col">Fetched</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['Source', 'From', 'Versions published', 'Releases', 'Fetched']} />
               <tbody>
                 {overview.sources.map((source) => (
                   <tr key={source.id}>
@@ -151,15 +144,7 @@ export default function SourcesPanel(): React.JSX.Element {
             <div className={styles.tableWrap}>
               <table className={`${styles.table} ${styles.stacked}`}>
                 <caption>Rebuilds, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Source</th>
-                    <th scope="col">Asked by</th>
-                    <th scope="col">Asked</th>
-                    <th scope="col">Finished</th>
-                    <th scope="col">Outcome</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Source', 'Asked by', 'Asked', 'Finished', 'Outcome']} />
                 <tbody>
                   {overview.jobs.map((job) => (
                     <tr key={job.id}>

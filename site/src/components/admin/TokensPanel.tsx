@@ -4,6 +4,7 @@ import { messageOf } from '@site/src/api/json-api';
 import { createLatest } from '@site/src/api/latest';
 import ConfirmDialog from '@site/src/components/ConfirmDialog';
 import { describeExpiry, formatDay, statusOf } from '@site/src/components/account/format';
+import { ColumnHeads, RevokeButton } from '@site/src/components/DataTable';
 
 import { adminApi, type AdminToken } from './api';
 import { noTokensText, readerFilter, revokedNotice } from './tokens-state';
@@ -80,19 +81,7 @@ export default function TokensPanel(): React.JSX.Element {
         <div className={styles.tableWrap}>
           <table className={`${styles.table} ${styles.stacked}`}>
             <caption>Tokens, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Reader</th>
-                <th scope="col">Name</th>
-                <th scope="col">Made</th>
-                <th scope="col">Ends</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="portal-visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Reader', 'Name', 'Made', 'Ends', 'Last used', 'Status']} actions />
             <tbody>
               {tokens.map((token) => {
                 const status = statusOf(token, now);
@@ -114,14 +103,10 @@ export default function TokensPanel(): React.JSX.Element {
                     <td data-label="Status">{status}</td>
                     <td className={styles.actions}>
                       {status === 'active' && (
-                        <button
-                          type="button"
-                          className="button button--sm button--danger"
-                          aria-label={`Revoke ${token.name} of ${token.email}`}
+                        <RevokeButton
+                          label={`Revoke ${token.name} of ${token.email}`}
                           onClick={() => setRevoking(token)}
-                        >
-                          Revoke
-                        </button>
+                        />
                       )}
                     </td>
                   </tr>
