@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { policy } from '@portal/access';
 import {
@@ -139,6 +139,18 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     return outcome.result;
   };
 
+  /** `change` for the calls that answer 204 No Content: `work` changes the rows and returns the subject. */
+  const changed = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: AuditEvent['kind'],
+    pick: (view: AccessOverview, subject: Record<string, unknown>) => unknown,
+    work: (tx: Transaction) => Promise<Record<string, unknown>>,
+  ): Promise<FastifyReply> => {
+    await change(request, kind, async (tx) => ({ result: null, subject: await work(tx) }), pick);
+    return reply.code(204).send(null);
+  };
+
   const organisationIn = (view: AccessOverview, subject: Record<string, unknown>) =>
     view.organisations.find((organisation) => organisation.id === subject.organisation);
   const groupIn = (view: AccessOverview, subject: Record<string, unknown>) =>
@@ -192,16 +204,10 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await change(
-        request,
-        'admin.organisation',
-        async (tx) => {
-          if (!(await updateOrganisation(tx, id, request.body))) throw new Refused(404, `No organisation "${id}"`);
-          return { result: null, subject: { organisation: id, action: 'changed' } };
-        },
-        organisationIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.organisation', organisationIn, async (tx) => {
+        if (!(await updateOrganisation(tx, id, request.body))) throw new Refused(404, `No organisation "${id}"`);
+        return { organisation: id, action: 'changed' };
+      });
     },
   );
 
@@ -210,16 +216,10 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
       const { id } = request.params;
-      await change(
-        request,
-        'admin.organisation',
-        async (tx) => {
-          if (!(await deleteOrganisation(tx, id))) throw new Refused(404, `No organisation "${id}"`);
-          return { result: null, subject: { organisation: id, action: 'removed' } };
-        },
-        organisationIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.organisation', organisationIn, async (tx) => {
+        if (!(await deleteOrganisation(tx, id))) throw new Refused(404, `No organisation "${id}"`);
+        return { organisation: id, action: 'removed' };
+      });
     },
   );
 
@@ -266,17 +266,11 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
       const { body } = request;
       if (body.units) checkUnits(body.units);
       const endsAt = endOf(body.endsOn);
-      await change(
-        request,
-        'admin.licence',
-        async (tx) => {
-          const organisation = await organisationOfLicence(tx, id);
-          await updateLicence(tx, id, { units: body.units, endsAt });
-          return { result: null, subject: { organisation, licence: id, action: 'changed' } };
-        },
-        organisationIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.licence', organisationIn, async (tx) => {
+        const organisation = await organisationOfLicence(tx, id);
+        await updateLicence(tx, id, { units: body.units, endsAt });
+        return { organisation, licence: id, action: 'changed' };
+      });
     },
   );
 
@@ -285,17 +279,11 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
       const { id } = request.params;
-      await change(
-        request,
-        'admin.licence',
-        async (tx) => {
-          const organisation = await organisationOfLicence(tx, id);
-          await deleteLicence(tx, id);
-          return { result: null, subject: { organisation, licence: id, action: 'withdrawn' } };
-        },
-        organisationIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.licence', organisationIn, async (tx) => {
+        const organisation = await organisationOfLicence(tx, id);
+        await deleteLicence(tx, id);
+        return { organisation, licence: id, action: 'withdrawn' };
+      });
     },
   );
 
@@ -307,16 +295,10 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
       const { body } = request;
       checkGroupName(name);
       checkUnits(body.units);
-      await change(
-        request,
-        'admin.access-group',
-        async (tx) => {
-          await upsertAccessGroup(tx, { name, label: body.label, units: body.units });
-          return { result: null, subject: { group: name, action: 'saved' } };
-        },
-        groupIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.access-group', groupIn, async (tx) => {
+        await upsertAccessGroup(tx, { name, label: body.label, units: body.units });
+        return { group: name, action: 'saved' };
+      });
     },
   );
 
@@ -325,16 +307,10 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: NameParams, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
       const { name } = request.params;
-      await change(
-        request,
-        'admin.access-group',
-        async (tx) => {
-          if (!(await deleteAccessGroup(tx, name))) throw new Refused(404, `No group "${name}"`);
-          return { result: null, subject: { group: name, action: 'removed' } };
-        },
-        groupIn,
-      );
-      return reply.code(204).send(null);
+      return changed(request, reply, 'admin.access-group', groupIn, async (tx) => {
+        if (!(await deleteAccessGroup(tx, name))) throw new Refused(404, `No group "${name}"`);
+        return { group: name, action: 'removed' };
+      });
     },
   );
 
