@@ -1,11 +1,11 @@
 import { createHash, generateKeyPairSync, hkdfSync } from 'node:crypto';
 
-import { LRUCache } from 'lru-cache';
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
 import { checkRegistration } from './client-registration.js';
 import { classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
+import { SecretCache } from './secret-cache.js';
 
 /*
  * The OAuth 2.1 authorization server for the MCP server at /mcp, as the MCP authorization
@@ -90,9 +90,7 @@ export class OAuthServer {
   private readonly jwks: { keys: object[] };
   private readonly cookieKeys: string[];
   /** Access tokens checked lately, by a hash of the token: at most the identity cache's TTL. */
-  private readonly known: LRUCache<string, KnownToken>;
-  /** Hashes the store did not know: asked again, they cost no look-up. */
-  private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
+  private readonly known: SecretCache<KnownToken>;
   /** Called when a grant's token is looked up in the store (at most once a TTL per token): marks its last use. */
   onUse: ((grantId: string) => void) | null = null;
 
@@ -107,10 +105,10 @@ export class OAuthServer {
     this.cookieKeys = [
       Buffer.from(hkdfSync('sha256', options.secret, 'portal-oauth', 'interaction cookies', 32)).toString('base64url'),
     ];
-    this.known = new LRUCache<string, KnownToken>({ max: 10_000, ttl: Math.max(ttlSeconds, 0) * 1000 || 1 });
+    this.known = new SecretCache(ttlSeconds);
     // A grant revoked on any replica is forgotten on every one.
     options.identity.shared.onBroadcast(({ grant }) => {
-      if (grant) for (const [hash, token] of this.known.entries()) if (token.grantId === grant) this.known.delete(hash);
+      if (grant) this.known.forget((token) => token.grantId === grant);
     });
   }
 
@@ -227,21 +225,10 @@ export class OAuthServer {
   async check(secret: string, origin: string): Promise<OAuthCheck> {
     if (secret.length < 20 || secret.length > 200) return { ok: false, reason: 'unknown' };
     const hash = hashOf(secret);
-    let token = this.known.get(hash);
-    if (!token) {
-      if (this.unknown.has(hash)) return { ok: false, reason: 'unknown' };
-      try {
-        token = await this.lookUp(secret, origin);
-      } catch {
-        return { ok: false, reason: 'unavailable' };
-      }
-      if (!token) {
-        this.unknown.set(hash, true);
-        return { ok: false, reason: 'unknown' };
-      }
-      this.known.set(hash, token);
-      this.onUse?.(token.grantId);
-    }
+    const found = await this.known.find(hash, () => this.lookUp(secret, origin));
+    if (typeof found === 'string') return { ok: false, reason: found };
+    const token = found.record;
+    if (found.loaded) this.onUse?.(token.grantId);
     if (token.audience !== mcpResource(origin)) return { ok: false, reason: 'unknown' };
     if (token.expiresAt * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
     let reader: Reader;

@@ -1,12 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
-import { LRUCache } from 'lru-cache';
-
 import type { AdminToken } from '@portal/contract';
 import { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX, type TOKEN_SCOPES } from '@portal/contract/names';
 
 import { AuthError, classify } from './errors.js';
 import type { Identity, Reader } from './identity.js';
+import { SecretCache } from './secret-cache.js';
 
 // The token's prefix (for secret scanners) and longest life are the API contract's.
 export { MAX_TOKEN_DAYS, TOKEN_PATTERN, TOKEN_PREFIX };
@@ -63,9 +62,7 @@ const hashOf = (secret: string): string => createHash('sha256').update(secret).d
  * remembered for at most the session cache's TTL; revoking a token forgets it at once here.
  */
 export class TokenService {
-  private readonly known: LRUCache<string, TokenRecord>;
-  /** Hashes the database did not know: asked again, they cost no look-up (a new token never has one of them). */
-  private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
+  private readonly known: SecretCache<TokenRecord>;
 
   constructor(
     /** The store, or null while it is not ready. */
@@ -74,10 +71,10 @@ export class TokenService {
     ttlSeconds: number,
     private readonly clock: () => number = () => Date.now(),
   ) {
-    this.known = new LRUCache<string, TokenRecord>({ max: 10_000, ttl: Math.max(ttlSeconds, 0) * 1000 || 1 });
+    this.known = new SecretCache(ttlSeconds);
     // A token revoked on any replica is forgotten on every one (at once with Redis).
     identity.shared.onBroadcast(({ token: id }) => {
-      if (id) for (const [hash, token] of this.known.entries()) if (token.id === id) this.known.delete(hash);
+      if (id) this.known.forget((token) => token.id === id);
     });
   }
 
@@ -113,20 +110,9 @@ export class TokenService {
   async check(secret: string, scope: TokenScope = 'read'): Promise<TokenCheck> {
     if (!TOKEN_PATTERN.test(secret)) return { ok: false, reason: 'malformed' };
     const hash = hashOf(secret);
-    let token = this.known.get(hash);
-    if (!token) {
-      if (this.unknown.has(hash)) return { ok: false, reason: 'unknown' };
-      try {
-        token = (await this.store().byHash(hash)) ?? undefined;
-      } catch {
-        return { ok: false, reason: 'unavailable' };
-      }
-      if (!token) {
-        this.unknown.set(hash, true);
-        return { ok: false, reason: 'unknown' };
-      }
-      this.known.set(hash, token);
-    }
+    const found = await this.known.find(hash, () => this.store().byHash(hash));
+    if (typeof found === 'string') return { ok: false, reason: found };
+    let token = found.record;
     if (token.revokedAt !== null) return { ok: false, reason: 'revoked' };
     if (Date.parse(token.expiresAt) <= this.clock()) return { ok: false, reason: 'expired' };
     // An agent's token never administers, and an automation's admin token reads no documentation.
