@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 import { unitsOfGroups } from '@portal/access';
 
-import { expect, hydrated, signInWithEmail, test } from './fixtures';
+import { axe, expect, hydrated, signInWithEmail, test } from './fixtures';
 import { layoutShift } from './layout-shift';
 import { adminReader, emulatorReaders, signedInContext as signedIn } from './readers';
 
@@ -251,7 +250,7 @@ test.describe('the administration page', () => {
           .getByRole('button', { name: /^Actions for / })
           .first()
           .click();
-        const results = await new AxeBuilder({ page: admin.page }).analyze();
+        const results = await axe(admin.page);
         const serious = results.violations
           .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
           .map((violation) => ({ rule: violation.id, nodes: violation.nodes.slice(0, 5).map((node) => node.target) }));

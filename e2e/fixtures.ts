@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,13 @@ const site = JSON.parse(readFileSync(new URL('../site/site.facts.json', import.m
 
 export { expect };
 
+/**
+ * `npm run test:e2e:full` sets this: every variant of the suite's matrices (each page template
+ * in both colour modes at both widths, every page of the site). `npm test` runs a bounded cut
+ * that still meets each template, mode and width.
+ */
+export const everyVariant = process.env.E2E_FULL === '1';
+
 /** "Page | Norigin Developer Docs": the spec's title rule. */
 export function fullTitle(pageTitle: string): string {
   return `${pageTitle} ${site.titleDelimiter} ${site.title}`;
@@ -28,6 +36,15 @@ export function fullTitle(pageTitle: string): string {
  */
 export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator('html[data-has-hydrated="true"]')).toBeAttached({ timeout: 15_000 });
+}
+
+/**
+ * axe-core on the page as it is now, run in the page itself (axe's legacy mode). The default
+ * mode differs only for frames from other origins, which the site never embeds, and opens a
+ * blank page for every check.
+ */
+export function axe(page: Page): ReturnType<AxeBuilder['analyze']> {
+  return new AxeBuilder({ page }).setLegacyMode(true).analyze();
 }
 
 /** Fills and sends the login page's form, as a reader does. */
