@@ -38,8 +38,8 @@ import { measureStorage } from './storage.mjs';
 
 // What `npm run bench` runs, and the parts that run only when named: a full run fits in 20
 // minutes on the two-core machine (docs/operations.md gives each part's time).
-const DEFAULT_PARTS = ['build', 'client', 'lighthouse', 'gate', 'search', 'agents', 'admin'];
-const NAMED_PARTS = ['growth', 'sources', 'reference', 'storage', 'startup'];
+const DEFAULT_PARTS = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin'];
+const NAMED_PARTS = ['build', 'growth', 'sources', 'reference', 'storage', 'startup'];
 const PARTS = [...DEFAULT_PARTS, ...NAMED_PARTS];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
   (no flag)      the parts ${DEFAULT_PARTS.join(', ')}; writes bench/results/latest.json and docs/performance.md
