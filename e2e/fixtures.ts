@@ -72,31 +72,73 @@ export async function logOut(page: Page): Promise<void> {
 interface Fixtures {
   /** Console errors a test expects (a deliberate crash, a blocked chunk); any other fails it. */
   allowedConsoleErrors: RegExp | null;
+  /**
+   * The worker's one page (`sharedPage`), for tests that only read: each test goes to its
+   * own address in it, and the site's scripts are already compiled, as for a reader going
+   * from page to page. Its console errors are the test's own.
+   */
+  warmPage: Page;
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  /** A page in a browser context with the project's options, kept for all the tests of a worker. */
+  sharedPage: { page: Page; errors: string[]; allowed: { current: RegExp | null } };
+}
+
+/** Collects into `errors` the console errors of `page` that `allowed` does not match. */
+function watchConsole(page: Page, errors: string[], allowed: { current: RegExp | null }): void {
+  // Documents the server answered with its not-found page: their 404 is by design.
+  const notFoundDocuments = new Set<string>();
+  page.on('response', (response) => {
+    if (response.status() === 404 && response.request().resourceType() === 'document')
+      notFoundDocuments.add(response.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Chromium logs the not-found page's own 404 as an error; a missing file is still one.
+    if (text.includes('status of 404') && notFoundDocuments.has(message.location().url)) return;
+    if (allowed.current?.test(text)) return;
+    errors.push(text);
+  });
+  page.on('pageerror', (error) => {
+    if (!allowed.current?.test(error.message)) errors.push(error.message);
+  });
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
   allowedConsoleErrors: [null, { option: true }],
   page: async ({ page, allowedConsoleErrors }, use) => {
     const errors: string[] = [];
-    // Documents the server answered with its not-found page: their 404 is by design.
-    const notFoundDocuments = new Set<string>();
-    page.on('response', (response) => {
-      if (response.status() === 404 && response.request().resourceType() === 'document')
-        notFoundDocuments.add(response.url());
-    });
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      const text = message.text();
-      // Chromium logs the not-found page's own 404 as an error; a missing file is still one.
-      if (text.includes('status of 404') && notFoundDocuments.has(message.location().url)) return;
-      if (allowedConsoleErrors?.test(text)) return;
-      errors.push(text);
-    });
-    page.on('pageerror', (error) => {
-      if (!allowedConsoleErrors?.test(error.message)) errors.push(error.message);
-    });
+    watchConsole(page, errors, { current: allowedConsoleErrors });
     await use(page);
     expect(errors, 'unexpected console errors').toEqual([]);
+  },
+  sharedPage: [
+    async ({ browser }, use, workerInfo) => {
+      const { baseURL, storageState, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch } =
+        workerInfo.project.use;
+      const context = await browser.newContext({
+        baseURL,
+        storageState,
+        viewport,
+        userAgent,
+        deviceScaleFactor,
+        isMobile,
+        hasTouch,
+      });
+      const shared = { page: await context.newPage(), errors: [], allowed: { current: null } };
+      watchConsole(shared.page, shared.errors, shared.allowed);
+      await use(shared);
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  warmPage: async ({ sharedPage, allowedConsoleErrors }, use) => {
+    sharedPage.errors.length = 0;
+    sharedPage.allowed.current = allowedConsoleErrors;
+    await use(sharedPage.page);
+    expect(sharedPage.errors.splice(0), 'unexpected console errors').toEqual([]);
   },
 });
 

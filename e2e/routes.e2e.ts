@@ -5,7 +5,7 @@ import { specRoutes } from './routes';
 
 test.describe('every route of the specification', () => {
   for (const route of specRoutes) {
-    test(`${route.path} renders "${route.title}"`, async ({ page }) => {
+    test(`${route.path} renders "${route.title}"`, async ({ warmPage: page }) => {
       const response = await page.goto(route.path);
       expect(response?.status()).toBe(200);
       await hydrated(page);
@@ -31,7 +31,7 @@ test.describe('route matching ignores case and a trailing slash', () => {
     { asked: '/LOGIN/', title: 'Sign in' },
   ];
   for (const { asked, title } of variants) {
-    test(`${asked} shows "${title}" and stays on it after hydration`, async ({ page }) => {
+    test(`${asked} shows "${title}" and stays on it after hydration`, async ({ warmPage: page }) => {
       const response = await page.goto(asked);
       expect(response?.status()).toBe(200);
       await hydrated(page);
