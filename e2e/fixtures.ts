@@ -23,6 +23,11 @@ export { expect };
  */
 export const everyVariant = process.env.E2E_FULL === '1';
 
+/** Of a long list of pages, what a check opens: all with `npm run test:e2e:full`, every third in `npm test`. */
+export function pagesToOpen<T>(pages: readonly T[]): readonly T[] {
+  return everyVariant ? pages : pages.filter((_, index) => index % 3 === 0);
+}
+
 /** "Page | Norigin Developer Docs": the spec's title rule. */
 export function fullTitle(pageTitle: string): string {
   return `${pageTitle} ${site.titleDelimiter} ${site.title}`;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { everyVariant, fullTitle, hydrated, expect, test } from './fixtures';
+import { fullTitle, hydrated, expect, pagesToOpen, test } from './fixtures';
 import { playerPackages, specRoutes, uiToolkitPackages } from './routes';
 import { OLDER_SYMBOL_PAGE } from './synced';
 
@@ -91,7 +91,7 @@ test('a signed-in reader gets every page rendered by the server, with a "Page | 
   // Every page with `npm run test:e2e:full`; every third, spread over the site, in `npm test`
   // (routes.e2e.ts opens each page the specification names).
   const pages = allPages().filter((path) => !OLDER_SYMBOL_PAGE.test(path));
-  for (const path of everyVariant ? pages : pages.filter((_, index) => index % 3 === 0)) {
+  for (const path of pagesToOpen(pages)) {
     const response = await page.goto(path, { waitUntil: 'domcontentloaded' });
     expect(response?.status(), path).toBe(200);
     // No blank phase while sign-in state loads: the heading is in the HTML the server sent.

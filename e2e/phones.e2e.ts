@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import type { Page } from '@playwright/test';
 
-import { accountMenu, everyVariant, expect, hydrated, test } from './fixtures';
+import { accountMenu, expect, hydrated, pagesToOpen, test } from './fixtures';
 import { adminReader, demoReader, partnerReader, signedInContext } from './readers';
 import { OLDER_SYMBOL_PAGE } from './synced';
 
@@ -67,7 +67,7 @@ async function expectFits(page: Page, what: string): Promise<void> {
 /** Opens each page of `paths` (every third, spread over them, unless `npm run test:e2e:full`) and checks that it fits. */
 async function walk(page: Page, paths: string[]): Promise<void> {
   expect(paths.length).toBeGreaterThan(0);
-  for (const path of everyVariant ? paths : paths.filter((_, index) => index % 3 === 0)) {
+  for (const path of pagesToOpen(paths)) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     await hydrated(page);
