@@ -3,7 +3,8 @@ import { LRUCache } from 'lru-cache';
 /**
  * Bearer secrets checked lately, by a hash of the secret: the records the store found (for
  * at most `ttlSeconds`), and the hashes it did not know, which cost no look-up when asked
- * again. Personal access tokens and OAuth access tokens are both kept this way.
+ * again (a new secret is random, so its hash is never among them). Personal access tokens
+ * and OAuth access tokens are both kept this way.
  */
 export class SecretCache<T extends object> {
   private readonly known: LRUCache<string, T>;
