@@ -19,7 +19,11 @@ function answersPing(port) {
   });
 }
 
-/** Starts redis-server; `stop()` ends it, `pause()` and `resume()` stop and start it on the same port. */
+/**
+ * Starts redis-server; `stop()` ends it, `pause()` and `resume()` stop and start it on the same
+ * port, `freeze()` and `thaw()` stop its process (SIGSTOP) and let it go on: connections stay
+ * open and nothing answers, as with a stalled server or a cut network.
+ */
 export async function startRedis({ port } = {}) {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new Error(
@@ -36,7 +40,18 @@ export async function startRedis({ port } = {}) {
     );
     await server.waitUntil(() => answersPing(chosen), { timeoutMs: 5000, intervalMs: 50 });
   };
-  const stop = async () => server?.stop();
+  const stop = async () => {
+    server?.signal('SIGCONT');
+    await server?.stop();
+  };
   await start();
-  return { url: `redis://127.0.0.1:${chosen}`, port: chosen, pause: stop, resume: start, stop };
+  return {
+    url: `redis://127.0.0.1:${chosen}`,
+    port: chosen,
+    pause: stop,
+    resume: start,
+    freeze: async () => server.signal('SIGSTOP'),
+    thaw: async () => server.signal('SIGCONT'),
+    stop,
+  };
 }

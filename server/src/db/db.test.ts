@@ -47,6 +47,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'access_requests',
       'access_tokens',
       'audit_events',
+      'change_events',
       'hook_deliveries',
       'invitations',
       'licences',

@@ -1,5 +1,6 @@
 // The app's plugins, each decorating the instance with one thing (app.ts registers them in order).
 export { default as agentMeter } from './agent-meter.js';
+export { default as changes } from './changes.js';
 export { default as config } from './config.js';
 export { default as errors } from './errors.js';
 export { default as fastPath } from './fast-path.js';

@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-/** The access data, read from the store once its schema is ready and again at every change on any replica. */
+/** The access data, read from the store once its schema is ready and again at every change on any replica (the change feed). */
 export default fp<{ licences?: Licences }>(
   async (app, options) => {
     const { store } = app;
@@ -17,8 +17,9 @@ export default fp<{ licences?: Licences }>(
       options.licences ??
       new Licences({ db: () => (store.readyNow ? store.db : null), shared: app.shared, log: app.log });
     app.addHook('onClose', async () => licences.close());
-    void store.whenReady().then(() => licences.reload());
+    // After the change feed starts: a change made between the two is then read again, never missed.
+    void app.changes.feed.then(() => licences.reload());
     app.decorate('licences', licences);
   },
-  { name: 'licences', dependencies: ['shared', 'store'] },
+  { name: 'licences', dependencies: ['shared', 'store', 'changes'] },
 );
