@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { fullTitle, hydrated, expect, pagesToOpen, test } from './fixtures';
+import { load } from 'cheerio';
+
+import { fullTitle, expect, test } from './fixtures';
 import { playerPackages, specRoutes, uiToolkitPackages } from './routes';
 import { OLDER_SYMBOL_PAGE } from './synced';
 
@@ -82,23 +84,28 @@ test('every page comes whole from the build: no part sent later and swapped in b
 test('a signed-in reader gets every page rendered by the server, with a "Page | Site" title and a heading', async ({
   page,
 }) => {
-  test.setTimeout(10 * 60_000);
+  test.setTimeout(5 * 60_000);
   // "Something | Norigin Developer Docs": a page title, the delimiter, the site title.
   const suffix = fullTitle('')
     .trimStart()
     .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const titled = new RegExp(`^\\S.* ${suffix}$`);
-  // Every page with `npm run test:e2e:full`; every third, spread over the site, in `npm test`
-  // (routes.e2e.ts opens each page the specification names).
+  // Every page as the server sends it, with the reader's cookie: no blank phase while the
+  // sign-in state loads, since the title and the main heading are in the HTML. The browser
+  // opens them in phones.e2e.ts and routes.e2e.ts (and hydrates them there).
   const pages = allPages().filter((path) => !OLDER_SYMBOL_PAGE.test(path));
-  for (const path of pagesToOpen(pages)) {
-    const response = await page.goto(path, { waitUntil: 'domcontentloaded' });
-    expect(response?.status(), path).toBe(200);
-    // No blank phase while sign-in state loads: the heading is in the HTML the server sent.
-    expect(await response?.text(), path).toMatch(/<h[12][\s>]/);
-    await expect(page, path).toHaveTitle(titled);
-    await expect(page.locator('main').getByRole('heading').first(), path).toBeVisible();
+  expect(pages.length).toBeGreaterThan(100);
+  const wrong: string[] = [];
+  for (const path of pages) {
+    const response = await page.request.get(path);
+    const html = await response.text();
+    const $ = load(html);
+    const title = $('title').text();
+    // A first- or second-level heading on the page (the blog archive's is in its banner), and
+    // a heading in its main part.
+    const headings = $('main').find('h1, h2, h3, h4, h5, h6').length;
+    if (response.status() !== 200 || !titled.test(title) || !/<h[12][\s>]/.test(html) || headings === 0)
+      wrong.push(`${path}: ${response.status()}, "${title}", ${headings} headings in main`);
   }
-  // The last page hydrates like any other.
-  await hydrated(page);
+  expect(wrong).toEqual([]);
 });

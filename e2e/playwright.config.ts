@@ -89,9 +89,9 @@ export default defineConfig({
     },
     // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
     { name: 'security', testMatch: 'security/*.security.ts', use: browser },
-    // `npm start` and Ctrl-C, with no browser; after the rest, since it rebuilds the server
-    // that their servers are started from.
-    { name: 'start', testMatch: 'start.e2e.ts', dependencies: ['reader', 'gate', 'security'] },
+    // `npm start` and Ctrl-C, with no browser, beside the rest: its build finds the server and
+    // the site current (the run's own build made them) and rewrites none of their files.
+    { name: 'start', testMatch: 'start.e2e.ts' },
     // `npm run screenshots` only: PNGs of the templates for people to look at, never compared.
     ...(process.env.PORTAL_SCREENSHOTS
       ? [

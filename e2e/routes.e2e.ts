@@ -1,10 +1,24 @@
 import type { Page } from '@playwright/test';
+import { load } from 'cheerio';
 
-import { fullTitle, hydrated, expect, test } from './fixtures';
+import { fullTitle, hydrated, expect, pagesToOpen, test } from './fixtures';
 import { specRoutes } from './routes';
 
 test.describe('every route of the specification', () => {
-  for (const route of specRoutes) {
+  test('each answers 200 with its title in the page as the server renders it', async ({ page }) => {
+    const wrong: string[] = [];
+    for (const route of specRoutes) {
+      const response = await page.request.get(route.path);
+      const title = load(await response.text())('title').text();
+      if (response.status() !== 200 || title !== fullTitle(route.title))
+        wrong.push(`${route.path}: ${response.status()} "${title}"`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  // In the browser, where the client router must match the same page after hydration: all of
+  // them with `npm run test:e2e:full`, every third in `npm test`.
+  for (const route of pagesToOpen(specRoutes)) {
     test(`${route.path} renders "${route.title}"`, async ({ warmPage: page }) => {
       const response = await page.goto(route.path);
       expect(response?.status()).toBe(200);

@@ -92,7 +92,13 @@ async function privatePages(): Promise<{ urls: string[]; canaries: Map<string, s
   const letters = publicPageText()
     .toLowerCase()
     .replace(/[^a-z]+/g, '');
-  const isPublicText = (part: string): boolean => letters.includes(part) || letters.replace(/y/g, 'i').includes(part);
+  const lettersWithI = letters.replace(/y/g, 'i');
+  const known = new Map<string, boolean>();
+  const isPublicText = (part: string): boolean => {
+    let answer = known.get(part);
+    if (answer === undefined) known.set(part, (answer = letters.includes(part) || lettersWithI.includes(part)));
+    return answer;
+  };
   const urls: string[] = [];
   const canaries = new Map<string, string>();
   for (const unit of readdirSync(searchDir)) {
@@ -113,8 +119,8 @@ async function privatePages(): Promise<{ urls: string[]; canaries: Map<string, s
 }
 
 /** Where a private page's URL is named in a text: the path as a whole, any case, slash or not. */
-const namesUrl = (text: string, url: string): boolean =>
-  new RegExp(`${url.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
+const namingUrl = (url: string): RegExp =>
+  new RegExp(`${url.replace(/\/$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
 
 /**
  * What leaked from `privateOnes` into a bundle: a fragment of a private page, a private URL
@@ -129,8 +135,9 @@ function leaks(
   const found: string[] = [];
   for (const fragment of bundle.fragments)
     if (!isPublicRoute(fragment.url)) found.push(`a fragment of the private page ${fragment.url}`);
+  const named = privateOnes.urls.map((url) => [url, namingUrl(url)] as const);
   for (const [path, text] of [...bundle.texts, ...otherFiles])
-    for (const url of privateOnes.urls) if (namesUrl(text, url)) found.push(`${path} names ${url}`);
+    for (const [url, pattern] of named) if (pattern.test(text)) found.push(`${path} names ${url}`);
   for (const [path, text] of bundle.texts) {
     for (const word of new Set(text.toLowerCase().match(new RegExp(`[a-z]{${CANARY},}`, 'g')))) {
       const page = privateOnes.canaries.get(word.slice(0, CANARY));

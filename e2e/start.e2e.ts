@@ -20,8 +20,9 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-// `npm start` as a new user runs it, then Ctrl-C. It runs after the other projects
-// (playwright.config.ts): it rebuilds the server, which their servers are started from.
+// `npm start` as a new user runs it, then Ctrl-C. It runs beside the other projects: the
+// server's build is incremental and copies only what changed, so it rewrites nothing that
+// their servers are started from.
 test('Ctrl-C stops npm start cleanly: the server closes on one signal, keeps the last page views, and nothing is left running', async () => {
   test.setTimeout(240_000);
   const [port, emulatorPort, hubPort, loggingPort] = (await freePorts(4)) as [number, number, number, number];

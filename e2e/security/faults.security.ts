@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, test } from '@playwright/test';
 
+import { emulatorReaders } from '../readers';
 import { IsolatedPortal } from './isolated';
 import { rawRequest } from './lib';
 import { recordFigure } from './record';
@@ -59,9 +60,9 @@ test('the identity service stops mid-run: private pages fail closed, public page
 
 test('SIGTERM under load: requests already sent finish, then the process exits cleanly', async () => {
   test.setTimeout(2 * 60_000);
-  const portal = new IsolatedPortal();
+  // A gate of its own, which the test stops; the run's emulator, which it does not touch.
+  const portal = new IsolatedPortal({}, emulatorReaders.host);
   try {
-    await portal.startEmulator();
     const server = await portal.startServer();
     const expected = (await rawRequest(portal.baseURL, { path: '/assets/js/' })).status; // warm
     expect(expected).toBe(404);

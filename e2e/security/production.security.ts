@@ -2,6 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 
 import { expect, test } from '@playwright/test';
 
+import { emulatorReaders } from '../readers';
 import { IsolatedPortal } from './isolated';
 import { E2E_SESSION_SECRET, rawRequest, sessionClaims, signForGate, unsignedSessionCookie } from './lib';
 import { recordFigure } from './record';
@@ -15,8 +16,8 @@ const PROJECT = 'norigin-docs-prod-test';
  * algorithm runs before any network call, so this works offline.
  */
 test('production refuses unsigned and emulator-minted session cookies', async () => {
-  // An emulator and two gates, each making its own embedded database (PGlite's first start
-  // takes seconds on a loaded 2-core machine).
+  // Two gates, each making its own embedded database (PGlite's first start takes seconds on a
+  // loaded 2-core machine).
   test.setTimeout(120_000);
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const portal = new IsolatedPortal({
@@ -35,10 +36,8 @@ test('production refuses unsigned and emulator-minted session cookies', async ()
     SESSION_SECRET: E2E_SESSION_SECRET,
   });
   try {
-    // The emulator is only there to mint a real emulator cookie to replay.
-    const emulator = await portal.startEmulator();
-    const devGate = new IsolatedPortal();
-    devGate.emulator = emulator;
+    // The run's emulator is only there to mint a real emulator cookie to replay.
+    const devGate = new IsolatedPortal({}, emulatorReaders.host);
     await devGate.startServer();
     const emulatorCookie = (await devGate.signIn()).slice('__session='.length);
     await devGate.server?.kill('SIGTERM');
@@ -91,7 +90,6 @@ test('production refuses unsigned and emulator-minted session cookies', async ()
     recordFigure('production_unsigned_cookies', { cases: cases.length + 1, answers });
     await devGate.stop();
   } finally {
-    portal.emulator = undefined;
     await portal.stop();
   }
 });

@@ -47,8 +47,10 @@ async function openInAnotherProcess(
 }
 
 describe('the data folder of the embedded database', () => {
+  // One folder for the three: PGlite makes a new folder's cluster in about 10 s.
+  const dataDir = join(dir, 'pglite');
+
   it('refuses a second portal process on the same folder, naming the folder, and frees it on close', async () => {
-    const dataDir = join(dir, 'pglite');
     const first = await openDatabase({ kind: 'pglite', dataDir });
     let second;
     try {
@@ -65,8 +67,7 @@ describe('the data folder of the embedded database', () => {
   }, 300_000);
 
   it('takes over a lock that a killed portal left, once it is stale', async () => {
-    const dataDir = join(dir, 'left-behind');
-    mkdirSync(dataDir);
+    mkdirSync(dataDir, { recursive: true });
     mkdirSync(`${dataDir}.lock`);
     const longAgo = new Date(Date.now() - 60_000);
     utimesSync(`${dataDir}.lock`, longAgo, longAgo);
@@ -75,7 +76,6 @@ describe('the data folder of the embedded database', () => {
   }, 180_000);
 
   it('refuses a second opening in the same process too', async () => {
-    const dataDir = join(dir, 'same-process');
     const first = await openDatabase({ kind: 'pglite', dataDir });
     try {
       await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(
