@@ -35,10 +35,8 @@ export class ChangeFeed {
   private again = false;
   private lastSweep = 0;
   private closed = false;
-  /** Reads that failed since start (for /metrics and tests). */
-  failures = 0;
-  /** When the last read succeeded (ms since the epoch), or 0. */
-  lastRead = 0;
+  /** Reads that failed since start (its warnings are every twentieth). */
+  private failures = 0;
 
   constructor(
     private readonly options: {
@@ -58,7 +56,6 @@ export class ChangeFeed {
       'select pg_snapshot_xmin(pg_current_snapshot())::text as xmin',
     )) as [{ xmin: string }];
     this.cursor = { tx: xmin, seq: -1 };
-    this.lastRead = Date.now();
     this.options.shared.useFeed((subject) => this.append(subject));
     this.options.shared.onHint(() => void this.read());
     this.schedule();
@@ -117,7 +114,6 @@ export class ChangeFeed {
         this.options.log.warn({ err: (error as Error).message }, 'could not read the change feed; trying again');
       return false;
     }
-    this.lastRead = Date.now();
     // A batch names the access data once, however many of its rows changed it.
     let access: SharedSubject | null = null;
     for (const row of rows) {

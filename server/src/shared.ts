@@ -45,6 +45,8 @@ export interface SharedState {
   deliver(subject: SharedSubject): void;
   /** Keeps every later broadcast in the change feed (once the database is ready). */
   useFeed(append: AppendSubject): void;
+  /** Tells the other replicas to read the change feed now (an event a trigger wrote); never waits. */
+  hint(): void;
   /** Called when another replica says it kept an event: read the feed now. */
   onHint(listener: () => void): void;
   /** The Redis client for the sign-in rate limit, or null for the in-memory one. */
@@ -90,6 +92,11 @@ abstract class Broadcasts {
 
   useFeed(append: AppendSubject): void {
     this.append = append;
+  }
+
+  hint(): void {
+    // A number and no subject: a replica reading the feed reads it now, any other has nothing to do.
+    void this.publish({}, 0);
   }
 
   onHint(listener: () => void): void {
