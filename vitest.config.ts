@@ -54,6 +54,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...Object.values(TIERS).flatMap(ofTier)],
           // One real Firebase Auth Emulator for the server tests (started once, about 8 s).
           globalSetup: ['./server/src/test/global-setup.ts'],
+          // Stubbed globals (fetch, window) are put back after each test: the files of a worker
+          // share their modules (`--isolate=false` in the test:unit script).
+          unstubGlobals: true,
         },
       },
       ...Object.entries(TIERS).map(([name, tier]) => ({

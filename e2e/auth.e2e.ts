@@ -61,30 +61,6 @@ test.describe('signing in with e-mail and password', () => {
     await expect(page.getByLabel('E-mail')).toBeFocused();
     await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
   });
-
-  test('hostile next values keep the reader on the site', async ({ browser, baseURL }) => {
-    // Five fresh browsers, each loading the login page and the sign-in code anew (84 s on a
-    // loaded 2-core machine).
-    test.setTimeout(180_000);
-    const origin = new URL(baseURL ?? '').origin;
-    for (const next of [
-      'https://evil.example/',
-      '//evil.example',
-      '/\\evil.example',
-      'javascript:alert(1)',
-      '/%2F%2Fevil.example',
-    ]) {
-      // A new browser profile for each value, so every sign-in starts signed out.
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(`/login?next=${encodeURIComponent(next)}`);
-      await signInWithEmail(page, demoReader.email, demoReader.password);
-      await expect(accountMenu(page)).toBeVisible();
-      expect(new URL(page.url()).origin, next).toBe(origin);
-      expect(new URL(page.url()).pathname, next).toBe('/');
-      await context.close();
-    }
-  });
 });
 
 test.describe('signing in with GitHub through the emulator', () => {

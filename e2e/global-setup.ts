@@ -2,9 +2,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { request } from '@playwright/test';
+
+import { EmulatorReaders } from '../server/src/test/readers';
 import { seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { startGate } from '../tools/lib/gate.mjs';
+import { readerState } from './reader-state';
+import { demoReader } from './readers';
 import { E2E_SESSION_SECRET } from './security/lib';
+
+/**
+ * Signs the demo reader in through the session API (the sign-in form itself is tested in
+ * auth.e2e.ts) and keeps the cookies for the reader tests, after checking that they open a
+ * private page.
+ */
+async function signInDemoReader(baseURL: string, emulatorHost: string, projectId: string): Promise<void> {
+  const idToken = await new EmulatorReaders(emulatorHost, projectId).signIn(demoReader.email, demoReader.password);
+  const context = await request.newContext({ baseURL });
+  try {
+    const session = await context.post('/api/session', { data: { idToken }, headers: { origin: baseURL } });
+    if (session.status() !== 200) throw new Error(`the demo reader's session answered ${session.status()}`);
+    const page = await context.get('/docs/layout-engine/', { maxRedirects: 0 });
+    if (page.status() !== 200) throw new Error(`a private page answered the demo reader ${page.status()}`);
+    await context.storageState({ path: readerState });
+  } finally {
+    await context.dispose();
+  }
+}
 
 /**
  * Starts the Firebase Auth Emulator on the ports the config chose, loads the demo readers,
@@ -35,6 +59,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         SESSION_CACHE_TTL_SECONDS: '2',
       },
     });
+    await signInDemoReader(`http://127.0.0.1:${process.env.E2E_PORT}`, emulator.host, emulator.projectId);
     return async () => {
       await gate.stop();
       await emulator.stop();

@@ -1,9 +1,8 @@
-import { fileURLToPath } from 'node:url';
-
 import { defineConfig, devices } from '@playwright/test';
 
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { freePorts } from '../tools/lib/ports.mjs';
+import { readerState } from './reader-state';
 
 assertChromiumInstalled();
 
@@ -17,8 +16,6 @@ if (unset.length > 0) {
   unset.forEach((name, index) => (process.env[name] = String(ports[index])));
 }
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
-
-export const readerState = fileURLToPath(new URL('./.auth/reader.json', import.meta.url));
 
 const browser = {
   ...devices['Desktop Chrome'],
@@ -35,13 +32,20 @@ export default defineConfig({
   // CI's two workers share two cores with the gate and the emulator: the three client-side
   // navigations of gate.e2e.ts take 6 s alone and took 21 s there, near the default 30 s.
   timeout: 60_000,
-  // The real Firebase Auth Emulator, seeded with the demo readers, and the gate server in
-  // front of site/build, for the whole run.
+  // The real Firebase Auth Emulator, seeded with the demo readers, the gate server in front
+  // of site/build, and the demo reader signed in once (readerState), for the whole run. No
+  // project depends on another, so all of them share one phase and both workers stay busy.
   globalSetup: './global-setup.ts',
   use: { baseURL, trace: 'retain-on-failure' },
+  // Workers take the projects in this order: the longest serial files first (the leak crawl
+  // builds a site of its own, then crawls it; npm start's test waits on its processes), so
+  // that the short tests of the other projects fill the end of the run.
   projects: [
-    // Signs the demo reader in once through the session API and keeps the cookie.
-    { name: 'sign-in', testMatch: 'reader.setup.ts', use: browser },
+    // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
+    { name: 'security', testMatch: 'security/*.security.ts', use: browser },
+    // `npm start` and Ctrl-C, with no browser, beside the rest: its build finds the server and
+    // the site current (the run's own build made them) and rewrites none of their files.
+    { name: 'start', testMatch: 'start.e2e.ts' },
     // The site as a signed-in reader sees it: every page of the spec.
     {
       name: 'reader',
@@ -56,7 +60,6 @@ export default defineConfig({
         'a11y.e2e.ts',
         'markdown.e2e.ts',
       ],
-      dependencies: ['sign-in'],
       use: { ...browser, storageState: readerState },
     },
     // Signing in and out, the gate as anonymous readers meet it, and readers of each group.
@@ -87,18 +90,12 @@ export default defineConfig({
       ],
       use: browser,
     },
-    // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
-    { name: 'security', testMatch: 'security/*.security.ts', use: browser },
-    // `npm start` and Ctrl-C, with no browser, beside the rest: its build finds the server and
-    // the site current (the run's own build made them) and rewrites none of their files.
-    { name: 'start', testMatch: 'start.e2e.ts' },
     // `npm run screenshots` only: PNGs of the templates for people to look at, never compared.
     ...(process.env.PORTAL_SCREENSHOTS
       ? [
           {
             name: 'screenshots',
             testMatch: 'screenshots.shoot.ts',
-            dependencies: ['sign-in'],
             use: { ...browser, storageState: readerState },
           },
         ]

@@ -7,6 +7,8 @@
 //   SMTP_URL                   a real mail server; without it the portal's mail (invitations,
 //                              answers to access requests) goes to a local MailDev, on free
 //                              ports unless MAIL_SMTP_PORT and MAIL_WEB_PORT name them
+import { join } from 'node:path';
+
 import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
@@ -30,6 +32,7 @@ const emulatorPort = portSetting('AUTH_EMULATOR_PORT', 9099);
 const hubPort = portSetting('EMULATOR_HUB_PORT', emulatorPort + 1);
 const loggingPort = portSetting('EMULATOR_LOGGING_PORT', emulatorPort + 2);
 const host = process.env.HOST ?? '127.0.0.1';
+const dataFolder = process.env.DATA_DIR ?? 'data';
 const mailSmtpPort = portSetting('MAIL_SMTP_PORT', undefined);
 const mailWebPort = portSetting('MAIL_WEB_PORT', undefined);
 
@@ -92,6 +95,12 @@ try {
       // A few weeks of made-up reading by the demo readers, so /admin/insights is not empty
       // (marked as demo data; the server refuses it in production).
       DEMO_DATA: process.env.DEMO_DATA ?? '1',
+      // Site releases as a deployment has them, in folders of the data folder: the build this
+      // start made is published and served, a release hook's rebuild publishes the next, and
+      // /admin/sources can serve an earlier one again.
+      SITE_RELEASES: process.env.SITE_RELEASES ?? join(dataFolder, 'site-releases'),
+      SITE_RELEASES_CACHE: process.env.SITE_RELEASES_CACHE ?? join(dataFolder, 'site-releases-served'),
+      SITE_RELEASES_PUBLISH_AT_START: '1',
       ...(mail ? { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl } : {}),
     },
   });

@@ -92,8 +92,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // What the gate holds (plugins/app) and the libraries it wraps (plugins/external), each after what it needs.
   const plugins: FastifyPluginCallback<AppOptions>[] = [
-    ...[app.config, app.shared, app.site, app.store, app.changes, app.licences, app.identity, app.mailer, app.metrics],
-    ...[app.search, app.rebuilds, app.origin, external.cookie, external.rateLimit, external.swagger, external.helmet],
+    ...[app.config, app.shared, app.site, app.store, app.changes, app.releases, app.licences, app.identity],
+    ...[
+      app.mailer,
+      app.metrics,
+      app.search,
+      app.rebuilds,
+      app.origin,
+      external.cookie,
+      external.rateLimit,
+      external.swagger,
+      external.helmet,
+    ],
     ...[app.sessionCookies, app.tokens, app.oauth, app.reader, app.refusals, app.guards, app.agentMeter],
     ...[app.markdownTwins, app.errors],
   ];

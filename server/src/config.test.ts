@@ -270,6 +270,45 @@ describe('the settings of release hooks and their builds', () => {
   });
 });
 
+describe('site release settings', () => {
+  it('are off unless SITE_RELEASES names a store, a folder or an S3 bucket', () => {
+    expect(loadConfig({ SITE_DIR: siteDir }).releases).toBeNull();
+    expect(loadConfig({ SITE_DIR: siteDir, SITE_RELEASES: 'data/releases' }, '/srv/portal').releases).toEqual({
+      store: '/srv/portal/data/releases',
+      s3: { region: 'us-east-1', forcePathStyle: false },
+      cacheDir: '/srv/portal/.cache/site-releases',
+      checkMs: 5000,
+      keep: 5,
+      publishAtStart: false,
+    });
+    const s3 = loadConfig({
+      SITE_DIR: siteDir,
+      SITE_RELEASES: 's3://portal-releases/site',
+      SITE_RELEASES_S3_ENDPOINT: 'http://127.0.0.1:4569',
+      SITE_RELEASES_S3_PATH_STYLE: 'true',
+    }).releases;
+    expect(s3).toMatchObject({
+      store: 's3://portal-releases/site',
+      s3: { endpoint: 'http://127.0.0.1:4569', forcePathStyle: true },
+    });
+  });
+
+  it('name a store, an endpoint or a count that cannot be', () => {
+    expect(
+      problems({
+        SITE_DIR: siteDir,
+        SITE_RELEASES: 's3://Not_A_Bucket',
+        SITE_RELEASES_S3_ENDPOINT: 'ftp://storage.example',
+        SITE_RELEASES_KEEP: '0',
+      }),
+    ).toEqual([
+      'SITE_RELEASES must be a folder, or an S3 address such as s3://portal-releases/site, got "s3://Not_A_Bucket"',
+      'SITE_RELEASES_S3_ENDPOINT must be the S3 service\'s address such as http://127.0.0.1:4569, got "ftp://storage.example"',
+      'SITE_RELEASES_KEEP must be a number of releases from 1 to 100, got "0"',
+    ]);
+  });
+});
+
 describe('loadConfig in production', () => {
   it('accepts a complete production setup', () => {
     const config = loadConfig(production());

@@ -109,6 +109,24 @@ export interface Config {
     /** Who those commands run as when the gate runs as root; null: nobody named, and no `node` user. */
     buildUser: BuildUser | null;
   };
+  /**
+   * Site releases (releases/): each build published as a content-addressed bundle to an object
+   * store, the live one recorded in the database, every replica serving it. Null: the gate
+   * serves SITE_DIR alone, as one process on one disk.
+   */
+  releases: {
+    /** A folder, or `s3://bucket/prefix`. */
+    store: string;
+    s3: { endpoint?: string; region: string; forcePathStyle: boolean };
+    /** Where this gate keeps the releases it fetched, checked, as folders it serves. */
+    cacheDir: string;
+    /** How often the gate asks the database for the live release with no message (ms). */
+    checkMs: number;
+    /** Releases kept in the store (and for a rollback) besides the live one; older ones are collected. */
+    keep: number;
+    /** Publish SITE_DIR's build at start and make it live (`npm start`, where the author's build wins). */
+    publishAtStart: boolean;
+  } | null;
 }
 
 export const DEMO_PROJECT_ID = 'demo-norigin-portal';
@@ -243,6 +261,21 @@ const ServerEnv = {
       requirement: 'must be names of environment variables separated by commas, such as NPM_TOKEN,GITHUB_TOKEN',
     }),
   ),
+  SITE_RELEASES: Type.Optional(
+    Type.String({
+      pattern: '^(s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\\S*)?|[^:]+)$',
+      requirement: 'must be a folder, or an S3 address such as s3://portal-releases/site',
+    }),
+  ),
+  SITE_RELEASES_S3_ENDPOINT: Type.Optional(
+    Type.String({ format: 'origin', requirement: "must be the S3 service's address such as http://127.0.0.1:4569" }),
+  ),
+  SITE_RELEASES_S3_REGION: Type.String({ default: 'us-east-1' }),
+  SITE_RELEASES_S3_PATH_STYLE: flag(false),
+  SITE_RELEASES_CACHE: Type.String({ default: '.cache/site-releases' }),
+  SITE_RELEASES_CHECK_SECONDS: integer(5, 1, 300, 'a number of seconds'),
+  SITE_RELEASES_KEEP: integer(5, 1, 100, 'a number of releases'),
+  SITE_RELEASES_PUBLISH_AT_START: flag(false),
   SOURCES_BUILD_USER: Type.Optional(
     Type.String({
       pattern: USER_PATTERN,
@@ -621,5 +654,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       buildEnv: buildEnvironment(env, passedNames(settings), cacheDir),
       buildUser: buildUserOf(settings.SOURCES_BUILD_USER, systemUsers()) as BuildUser | null,
     },
+    releases:
+      settings.SITE_RELEASES === undefined
+        ? null
+        : {
+            store: settings.SITE_RELEASES.startsWith('s3://')
+              ? settings.SITE_RELEASES
+              : resolve(cwd, settings.SITE_RELEASES),
+            s3: {
+              ...(settings.SITE_RELEASES_S3_ENDPOINT === undefined
+                ? {}
+                : { endpoint: originOf(settings.SITE_RELEASES_S3_ENDPOINT) as string }),
+              region: settings.SITE_RELEASES_S3_REGION,
+              forcePathStyle: isOn(settings.SITE_RELEASES_S3_PATH_STYLE),
+            },
+            cacheDir: resolve(cwd, settings.SITE_RELEASES_CACHE),
+            checkMs: settings.SITE_RELEASES_CHECK_SECONDS * 1000,
+            keep: settings.SITE_RELEASES_KEEP,
+            publishAtStart: isOn(settings.SITE_RELEASES_PUBLISH_AT_START),
+          },
   };
 }

@@ -21,6 +21,8 @@ export interface SharedSubject {
   grant?: string;
   site?: string;
   access?: string;
+  /** A site release was made live (migration 016's trigger): every gate serves it. */
+  release?: string;
 }
 
 /** Where broadcasts are kept for every replica to read (changes.ts): the event's number, or null when not kept. */

@@ -105,7 +105,7 @@ export class LiveSite implements Site {
   private readonly listeners: ((site: Site) => void)[] = [];
 
   private constructor(
-    private readonly buildDir: string,
+    private buildDir: string,
     private current: Site,
   ) {}
 
@@ -146,14 +146,21 @@ export class LiveSite implements Site {
     this.listeners.push(listener);
   }
 
-  /** Reads the build folder again and serves it when it is another build; one reload at a time. */
-  reload(): Promise<'replaced' | 'unchanged'> {
+  /**
+   * Reads the build folder again (or `buildDir`, a site release's, which it serves from then
+   * on) and serves it when it is another build; one reload at a time.
+   */
+  reload(buildDir = this.buildDir): Promise<'replaced' | 'unchanged'> {
     const run = async (): Promise<'replaced' | 'unchanged'> => {
-      const next = await loadSite(this.buildDir);
-      if (next.id === this.current.id) return 'unchanged';
+      const next = await loadSite(buildDir);
+      if (next.id === this.current.id) {
+        this.buildDir = buildDir;
+        return 'unchanged';
+      }
       const hashes = (site: Site) => [...site.inlineScriptHashes].sort().join(' ');
       if (hashes(next) !== hashes(this.current))
         throw new Error('the new build has other inline scripts than the one served: restart the gate to serve it');
+      this.buildDir = buildDir;
       this.current = next;
       for (const listener of this.listeners) listener(next);
       return 'replaced';

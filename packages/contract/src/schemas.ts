@@ -509,6 +509,38 @@ export const SourcesOverview = Type.Object({
 });
 export type SourcesOverview = Static<typeof SourcesOverview>;
 
+/** A build of the site published as an immutable bundle (server/src/releases): the live one is served everywhere. */
+export const SiteReleaseInfo = Type.Object({
+  id: Type.Integer(),
+  /** The bundle's id: the SHA-256 of its manifest. */
+  bundle: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  files: Type.Integer(),
+  bytes: Type.Integer(),
+  /** Each synced source's published versions it was built from. */
+  sources: Type.Record(Type.String(), Type.Array(Type.String())),
+  /** What made it, such as "rebuild 12 (navigation)". */
+  job: Type.String(),
+  builtAt: isoTime,
+  /** live: served by every replica; kept: ready to be served again; collected: deleted from the store. */
+  state: Type.Union([Type.Literal('live'), Type.Literal('kept'), Type.Literal('collected')]),
+  liveSince: nullable(isoTime),
+  /** Who last made it live by hand (a rollback); null when a build did. */
+  madeLiveBy: nullable(Type.String()),
+});
+export type SiteReleaseInfo = Static<typeof SiteReleaseInfo>;
+
+/** The site releases, and what this replica serves of them. */
+export const SiteReleasesOverview = Type.Object({
+  /** Where the bundles are kept (a folder, or s3://bucket/prefix). */
+  store: Type.String(),
+  releases: Type.Array(SiteReleaseInfo),
+  /** The live release's bundle this replica serves; null while it serves the build it started with. */
+  serving: nullable(Type.String()),
+  /** The last release this replica could not serve, and why. */
+  refused: nullable(Type.Object({ bundle: Type.String(), error: Type.String(), at: isoTime })),
+});
+export type SiteReleasesOverview = Static<typeof SiteReleasesOverview>;
+
 /** A release hook's answer: the rebuilds it queued (one per source it names), or why it did nothing. */
 export const HookAnswer = Type.Object({
   jobs: Type.Array(RebuildJob),

@@ -23,6 +23,7 @@ export type AuditKind =
   | 'admin.access-request'
   | 'access.requested'
   | 'admin.import'
+  | 'admin.site-release'
   | 'invitation.accepted'
   | 'token.created'
   | 'token.revoked'
@@ -49,6 +50,7 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.access-request',
   'access.requested',
   'admin.import',
+  'admin.site-release',
   'invitation.accepted',
   'token.created',
   'token.revoked',

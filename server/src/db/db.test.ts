@@ -59,6 +59,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'reader_memberships',
       'schema_version',
       'search_events',
+      'site_releases',
     ]);
   });
 

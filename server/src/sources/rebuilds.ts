@@ -19,8 +19,8 @@ export interface RebuildsOptions {
   user: BuildUser | null;
   /** A command still running after this is stopped, with every process it started. */
   timeoutMs: number;
-  /** Serves what the command built (LiveSite.reload, then the broadcast to the other replicas). */
-  serve: () => Promise<'replaced' | 'unchanged'>;
+  /** Serves what the command built for `job`: a site release every replica serves, or LiveSite.reload and the broadcast. */
+  serve: (job: RebuildJob) => Promise<'replaced' | 'unchanged'>;
   log: { info(object: object, message: string): void; error(object: object, message: string): void };
 }
 
@@ -109,7 +109,8 @@ export class Rebuilds {
     try {
       const code = await this.execute(this.options.command, [`--only=${job.source}`], [0, UNCHANGED_EXIT_CODE]);
       // A command that built nothing leaves the served build as it is: it is not read again.
-      job.state = code === UNCHANGED_EXIT_CODE || (await this.options.serve()) !== 'replaced' ? 'unchanged' : 'served';
+      job.state =
+        code === UNCHANGED_EXIT_CODE || (await this.options.serve(job)) !== 'replaced' ? 'unchanged' : 'served';
       this.options.log.info({ source: job.source, job: job.id, state: job.state }, 'rebuild finished');
     } catch (error) {
       job.state = 'failed';

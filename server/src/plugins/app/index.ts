@@ -15,6 +15,7 @@ export { default as origin } from './origin.js';
 export { default as reader } from './reader.js';
 export { default as rebuilds } from './rebuilds.js';
 export { default as refusals } from './refusals.js';
+export { default as releases } from './releases.js';
 export { default as search } from './search.js';
 export { default as sessionCookies } from './session-cookies.js';
 export { default as shared } from './shared.js';

@@ -12,6 +12,8 @@ import type {
   InvitationAnswer,
   ReaderChange,
   ReaderPage,
+  SiteReleaseInfo,
+  SiteReleasesOverview,
   SourcesOverview,
 } from '@portal/contract';
 
@@ -28,6 +30,8 @@ export type {
   ReaderAccount,
   ReaderPage,
   RebuildJob,
+  SiteReleaseInfo,
+  SiteReleasesOverview,
   SourcesOverview,
 } from '@portal/contract';
 
@@ -81,6 +85,10 @@ export const adminApi = {
   tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),
   revokeToken: (id: string) => request<undefined>('DELETE', `/tokens/${encodeURIComponent(id)}`),
   sources: () => request<SourcesOverview>('GET', '/sources'),
+  /** The site releases and what this replica serves of them (server/src/releases). */
+  siteReleases: () => request<SiteReleasesOverview>('GET', '/site-releases'),
+  /** Serves an earlier release again on every replica; audited. */
+  serveSiteRelease: (id: number) => request<SiteReleaseInfo>('POST', `/site-releases/${id}/live`),
   /** The organisations, licences and groups made here, with who is placed in each (licences.ts). */
   access: () => request<AccessOverview>('GET', '/access'),
   /** Places a reader in an organisation (null: by their e-mail's domain) and in groups made here; audited. */

@@ -24,6 +24,7 @@ export const KIND_LABELS: Record<string, string> = {
   'admin.access-group': 'Access group changed',
   'admin.membership': 'Organisation or groups of a reader',
   'admin.import': 'Readers imported',
+  'admin.site-release': 'Site release served',
   'access.requested': 'Access asked for',
   'admin.access-request': 'Access request answered',
   'invitation.accepted': 'Invitation taken up',
@@ -177,6 +178,11 @@ export function describeEvent(event: Event): string {
         .map(([name, count]) => `${String(count)} ${name}`);
       const rows = typeof detail.rows === 'number' ? `${detail.rows} rows` : 'a file';
       return `Imported ${rows} of readers${changed.length > 0 ? `: ${list(changed)}` : ', nothing changed'}`;
+    }
+    case 'admin.site-release': {
+      const release = typeof detail.release === 'number' ? `release ${detail.release}` : 'a release';
+      const before = typeof detail.previous === 'number' ? ` in place of release ${detail.previous}` : '';
+      return `Served the site's ${release}${before} on every replica`;
     }
     case 'access.requested': {
       const reason = text(detail.reason);
