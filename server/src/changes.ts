@@ -1,4 +1,5 @@
 import type { Database } from './db/database.js';
+import { oneAtATime } from './one-at-a-time.js';
 import type { SharedState, SharedSubject } from './shared.js';
 
 /** How often a replica reads the feed with no hint: the longest a lost message delays a change. */
@@ -31,8 +32,6 @@ export class ChangeFeed {
   private cursor: Cursor | null = null;
   private readonly own = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
-  private reading: Promise<void> | null = null;
-  private again = false;
   private lastSweep = 0;
   private closed = false;
   /** Reads that failed since start (its warnings are every twentieth). */
@@ -80,22 +79,7 @@ export class ChangeFeed {
   }
 
   /** Reads what is new now; a read asked for while one runs follows it. */
-  read(): Promise<void> {
-    if (this.reading) {
-      this.again = true;
-      return this.reading;
-    }
-    this.reading = (async () => {
-      try {
-        do {
-          this.again = false;
-        } while ((await this.readOnce()) || this.again);
-      } finally {
-        this.reading = null;
-      }
-    })();
-    return this.reading;
-  }
+  readonly read = oneAtATime(() => this.readOnce());
 
   /** One batch; true when there may be more. */
   private async readOnce(): Promise<boolean> {
@@ -139,6 +123,7 @@ export class ChangeFeed {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.reading;
+    // Waits for a read that runs; once closed, a read reads nothing.
+    await this.read();
   }
 }

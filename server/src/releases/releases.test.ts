@@ -49,6 +49,9 @@ describe.each([
   beforeAll(() => {
     store = open();
   });
+  afterAll(() => {
+    if (store instanceof S3Store) store.close();
+  });
 
   it('keeps, lists and deletes blobs and manifests by their keys', async () => {
     const body = Buffer.from('a file of the site');

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { oneAtATime } from '../one-at-a-time.js';
 import type { LiveSite } from '../site.js';
 import {
   BundleError,
@@ -94,8 +95,6 @@ export interface SiteReleasesOptions {
  * checks is refused and reported; the gate keeps serving what it serves.
  */
 export class SiteReleases {
-  private following: Promise<void> | null = null;
-  private followAgain = false;
   private state: ReleaseFollowing = { serving: null, refused: null };
 
   constructor(private readonly options: SiteReleasesOptions) {}
@@ -173,23 +172,7 @@ export class SiteReleases {
    * Serves the live release, if it is not served yet: one follow at a time, and one more
    * after it when asked meanwhile (a release made live while the last was fetched).
    */
-  follow(): Promise<void> {
-    if (this.following) {
-      this.followAgain = true;
-      return this.following;
-    }
-    this.following = (async () => {
-      try {
-        do {
-          this.followAgain = false;
-          await this.followOnce();
-        } while (this.followAgain);
-      } finally {
-        this.following = null;
-      }
-    })();
-    return this.following;
-  }
+  readonly follow = oneAtATime(() => this.followOnce());
 
   private async followOnce(): Promise<void> {
     const live = await this.live();
