@@ -17,6 +17,8 @@ export default tseslint.config(
       'e2e/.canary/',
       'bench/.work/',
       '.cache/',
+      // npm start's data folder: its database and the site releases it serves (built files).
+      'data/',
     ],
   },
   js.configs.recommended,
