@@ -96,10 +96,16 @@ describe("wrk's report", () => {
   it("reads a process's CPU time, its first thread's within the whole, and nothing for a process that is gone", () => {
     const before = processCpu(process.pid);
     expect(before).not.toBeNull();
+    // Spins until the kernel has counted a tick of it (10 ms each), at most 2 s: on a loaded
+    // machine a 60 ms spin could be given less than one tick of a core.
     let spin = 0;
-    for (const end = Date.now() + 60; Date.now() < end;) spin += 1;
+    let after;
+    const end = Date.now() + 2000;
+    do {
+      for (const slice = Date.now() + 20; Date.now() < slice;) spin += 1;
+      after = processCpu(process.pid);
+    } while (after.main <= before.main && Date.now() < end);
     expect(spin).toBeGreaterThan(0);
-    const after = processCpu(process.pid);
     expect(after.main).toBeGreaterThan(before.main);
     expect(after.all).toBeGreaterThanOrEqual(after.main);
     expect(processCpu(2 ** 22 + 1)).toBeNull();
