@@ -38,8 +38,12 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   'serving.knative.dev/v1/Service': CloudRunService,
 };
 
+/** Cloud Run Jobs (run.googleapis.com/v1) have no published schema: their shape is checked by hand below. */
+const isCloudRunJob = (doc: Record<string, unknown>) =>
+  doc.apiVersion === 'run.googleapis.com/v1' && doc.kind === 'Job';
+
 describe('the deployment files', () => {
-  const all = [...documents('kubernetes'), ...documents('cloud-run')];
+  const all = [...documents('kubernetes'), ...documents('cloud-run')].filter(({ doc }) => !isCloudRunJob(doc));
 
   it.each(all.map(({ file, doc }) => [`${file}: ${String(doc.kind)}`, doc] as const))(
     '%s is valid against the Kubernetes schema',
@@ -55,12 +59,15 @@ describe('the deployment files', () => {
     expect(kinds.sort()).toEqual([
       'ConfigMap',
       'Deployment',
+      'Deployment',
       'HorizontalPodAutoscaler',
       'Ingress',
       'PodDisruptionBudget',
       'Service',
     ]);
-    const deployment = documents('kubernetes').find(({ doc }) => doc.kind === 'Deployment')?.doc as {
+    const deployment = documents('kubernetes').find(
+      ({ doc }) => doc.kind === 'Deployment' && (doc.metadata as { name: string }).name === 'norigin-docs',
+    )?.doc as {
       spec: {
         template: {
           spec: {
@@ -75,6 +82,25 @@ describe('the deployment files', () => {
     const [gate] = deployment.spec.template.spec.containers;
     expect(gate?.readinessProbe.httpGet.path).toBe('/readyz');
     expect(gate?.livenessProbe.httpGet.path).toBe('/healthz');
+  });
+
+  it('runs the builder from its own image and the gates without one, on Kubernetes and as a Cloud Run Job', () => {
+    const builder = documents('kubernetes').find(
+      ({ doc }) => (doc.metadata as { name: string }).name === 'norigin-docs-builder',
+    )?.doc as { spec: { replicas: number; template: { spec: { containers: { image: string }[] } } } };
+    expect(builder.spec.replicas).toBe(1);
+    expect(builder.spec.template.spec.containers[0]?.image).toMatch(/norigin-docs-builder:/);
+    const config = documents('kubernetes').find(({ doc }) => doc.kind === 'ConfigMap')?.doc as {
+      data: Record<string, string>;
+    };
+    expect(config.data.SITE_RELEASES).toMatch(/^s3:\/\//);
+    expect(config.data.SOURCES_BUILDER).toBeUndefined();
+    const job = documents('cloud-run').find(({ doc }) => isCloudRunJob(doc))?.doc as {
+      spec: { template: { spec: { template: { spec: { containers: { image: string; args: string[] }[] } } } } };
+    };
+    const [container] = job.spec.template.spec.template.spec.containers;
+    expect(container?.image).toMatch(/norigin-docs-builder:/);
+    expect(container?.args).toEqual(['--drain']);
   });
 
   it('catches a broken file (the validator is not a rubber stamp)', () => {
@@ -94,5 +120,17 @@ describe('how the gate is started', () => {
       scripts: { start: string };
     };
     expect(server.scripts.start).toBe('node dist/server.js');
+  });
+
+  it('gives the builder its own target, with the builder’s entry, before the runtime target', () => {
+    const containerfile = readFileSync(join(repository, 'Containerfile'), 'utf8');
+    const builder = containerfile.indexOf('FROM build AS builder');
+    expect(builder).toBeGreaterThan(0);
+    expect(builder).toBeLessThan(containerfile.indexOf('AS runtime'));
+    expect(containerfile).toContain('ENTRYPOINT ["node", "server/dist/builder.js"]');
+    // The runtime copies neither scripts/ nor the site's sources: it cannot build.
+    const runtime = containerfile.slice(containerfile.indexOf('AS runtime'));
+    expect(runtime).not.toMatch(/COPY (--from=build )?\/?(portal\/)?scripts/);
+    expect(runtime).not.toMatch(/COPY \. \./);
   });
 });

@@ -7,11 +7,14 @@
 //   SMTP_URL                   a real mail server; without it the portal's mail (invitations,
 //                              answers to access requests) goes to a local MailDev, on free
 //                              ports unless MAIL_SMTP_PORT and MAIL_WEB_PORT name them
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
+import { hookSecretFile } from './hook.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { startGate } from '../tools/lib/gate.mjs';
 import { startMailCatcher } from '../tools/lib/mail-catcher.mjs';
@@ -68,6 +71,17 @@ if (!process.env.SITE_URL && !process.env.PUBLIC_URL) {
   process.env.SITE_URL = `http://${shownHost}:${port}`;
 }
 
+/** SOURCES_HOOK_SECRET, else the secret this data folder keeps (made at its first start). */
+function hookSecret() {
+  if (process.env.SOURCES_HOOK_SECRET) return process.env.SOURCES_HOOK_SECRET;
+  const file = hookSecretFile(dataFolder);
+  if (!existsSync(file)) {
+    mkdirSync(dataFolder, { recursive: true });
+    writeFileSync(file, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
 try {
   buildServer();
   await syncSources();
@@ -101,6 +115,9 @@ try {
       SITE_RELEASES: process.env.SITE_RELEASES ?? join(dataFolder, 'site-releases'),
       SITE_RELEASES_CACHE: process.env.SITE_RELEASES_CACHE ?? join(dataFolder, 'site-releases-served'),
       SITE_RELEASES_PUBLISH_AT_START: '1',
+      // Release hooks on, signed with a secret of this data folder's own: `npm run hook`
+      // sends one, and the rebuild it queues is built, published and served here.
+      SOURCES_HOOK_SECRET: hookSecret(),
       ...(mail ? { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl } : {}),
     },
   });
@@ -148,6 +165,9 @@ console.log(
   mail
     ? `  Mail: invitations and answers to access requests land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
     : '  Mail: sent through the SMTP server in SMTP_URL',
+);
+console.log(
+  `  Release hooks: npm run hook -- <source id> sends a signed one (secret: ${process.env.SOURCES_HOOK_SECRET ? 'SOURCES_HOOK_SECRET' : hookSecretFile(dataFolder)}); the rebuild shows in /admin/sources`,
 );
 console.log(
   '  Readers and groups: npm run readers -- list   (and: show, add, grant, revoke, disable, enable, remove, import, export)',

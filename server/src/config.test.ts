@@ -203,6 +203,28 @@ describe('loadConfig in development (the default)', () => {
 });
 
 describe('the settings of release hooks and their builds', () => {
+  it('leave the builds to the gate with the embedded database, and to a builder with a PostgreSQL server', () => {
+    const hooks = { SITE_DIR: siteDir, SOURCES_HOOK_SECRET: 'a-hook-secret-of-16+' };
+    const url = 'postgres://portal@db:5432/portal';
+    expect(loadConfig(hooks).sources.builder).toBe('gate');
+    expect(loadConfig({ ...hooks, DATABASE_URL: url, SITE_RELEASES: 's3://releases/site' }).sources.builder).toBe(
+      'builder',
+    );
+    expect(loadConfig({ ...hooks, DATABASE_URL: url, SOURCES_BUILDER: 'gate' }).sources.builder).toBe('gate');
+    // A builder reaches the gates only through the database and the releases.
+    expect(problems({ ...hooks, DATABASE_URL: url })).toEqual([
+      expect.stringMatching(/^SITE_RELEASES is required when a builder makes the builds/),
+    ]);
+    expect(problems({ ...hooks, SOURCES_BUILDER: 'builder', SITE_RELEASES: 'data/releases' })).toEqual([
+      expect.stringMatching(/^SOURCES_BUILDER=builder needs DATABASE_URL/),
+    ]);
+    expect(problems({ ...hooks, SOURCES_BUILDER: 'elsewhere' })).toEqual([
+      'SOURCES_BUILDER must be gate or builder, or unset (gate without DATABASE_URL), got "elsewhere"',
+    ]);
+    // Without hooks nothing is built, and nothing more is asked for.
+    expect(problems({ SITE_DIR: siteDir, DATABASE_URL: url })).toEqual([]);
+  });
+
   it('take five minutes for a delivery, four rebuilds a source an hour, a week of memory and a quarter of an hour a build', () => {
     expect(loadConfig({ SITE_DIR: siteDir, PORTAL_SOURCES_CACHE: '/portal/cache' }).sources).toMatchObject({
       hookMaxAgeSeconds: 300,

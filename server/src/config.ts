@@ -108,6 +108,8 @@ export interface Config {
     buildEnv: Record<string, string>;
     /** Who those commands run as when the gate runs as root; null: nobody named, and no `node` user. */
     buildUser: BuildUser | null;
+    /** Who works the build queue: this gate, or a builder process (`npm run builder`). */
+    builder: 'gate' | 'builder';
   };
   /**
    * Site releases (releases/): each build published as a content-addressed bundle to an object
@@ -276,6 +278,10 @@ const ServerEnv = {
   SITE_RELEASES_CHECK_SECONDS: integer(5, 1, 300, 'a number of seconds'),
   SITE_RELEASES_KEEP: integer(5, 1, 100, 'a number of releases'),
   SITE_RELEASES_PUBLISH_AT_START: flag(false),
+  // Who works the build queue: this gate (the embedded database, one process) or `npm run builder`.
+  SOURCES_BUILDER: Type.Optional(
+    Type.Enum(['gate', 'builder'], { requirement: 'must be gate or builder, or unset (gate without DATABASE_URL)' }),
+  ),
   SOURCES_BUILD_USER: Type.Optional(
     Type.String({
       pattern: USER_PATTERN,
@@ -468,7 +474,7 @@ function crossFieldRules(
     ]);
   }
   if (!server) return problems;
-  problems.push(...buildProblems(settings));
+  problems.push(...buildProblems(settings), ...builderProblems(settings));
   if (!existsSync(join(server.siteDir, '404.html')))
     problems.push(['SITE_DIR', `SITE_DIR ${server.siteDir} holds no site build: run "npm run build" first`]);
   else if (!existsSync(join(server.siteDir, MANIFEST_FILE)))
@@ -509,6 +515,27 @@ function buildProblems(settings: Partial<ServerSettings>): Problem[] {
     ]);
   const user = buildUserOf(settings.SOURCES_BUILD_USER, systemUsers());
   if (user !== null && 'error' in user) problems.push(['SOURCES_BUILD_USER', user.error]);
+  return problems;
+}
+
+/** Who works the build queue, when SOURCES_BUILDER does not say: the gate with PGlite, a builder with a server. */
+const builderOf = (settings: Partial<ServerSettings>): 'gate' | 'builder' =>
+  settings.SOURCES_BUILDER ?? (settings.DATABASE_URL === undefined ? 'gate' : 'builder');
+
+/** A separate builder reaches the queue and the gates only through PostgreSQL and the site releases. */
+function builderProblems(settings: Partial<ServerSettings>): Problem[] {
+  if (settings.SOURCES_HOOK_SECRET === undefined || builderOf(settings) === 'gate') return [];
+  const problems: Problem[] = [];
+  if (settings.DATABASE_URL === undefined)
+    problems.push([
+      'SOURCES_BUILDER',
+      'SOURCES_BUILDER=builder needs DATABASE_URL: the builder takes its jobs from PostgreSQL (with the embedded database, leave it unset and the gate builds)',
+    ]);
+  if (settings.SITE_RELEASES === undefined)
+    problems.push([
+      'SITE_RELEASES',
+      'SITE_RELEASES is required when a builder makes the builds (SOURCES_BUILDER=builder, the default with DATABASE_URL): it is how they reach the gates; or set SOURCES_BUILDER=gate',
+    ]);
   return problems;
 }
 
@@ -593,6 +620,104 @@ export function loadDatabaseConfig(
   return databaseOf(settings, cwd);
 }
 
+/** The settings the builder process reads (`npm run builder`): its database, its sources, the releases. */
+const BuilderSchema = Type.Pick(ServerSchema, [
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'SITE_DIR',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'PORTAL_SOURCES_CACHE',
+  'SOURCES_HOOK_SECRET',
+  'SOURCES_REBUILD_COMMAND',
+  'SOURCES_ARCHIVE_COMMAND',
+  'SOURCES_HOOK_MAX_AGE_SECONDS',
+  'SOURCES_REBUILDS_PER_HOUR',
+  'SOURCES_HOOK_MEMORY_DAYS',
+  'SOURCES_REBUILD_TIMEOUT_MINUTES',
+  'SOURCES_BUILD_ENV',
+  'SOURCES_BUILDER',
+  'SOURCES_BUILD_USER',
+  'SITE_RELEASES',
+  'SITE_RELEASES_S3_ENDPOINT',
+  'SITE_RELEASES_S3_REGION',
+  'SITE_RELEASES_S3_PATH_STYLE',
+  'SITE_RELEASES_CACHE',
+  'SITE_RELEASES_CHECK_SECONDS',
+  'SITE_RELEASES_KEEP',
+  'SITE_RELEASES_PUBLISH_AT_START',
+]);
+type BuilderSettings = Static<typeof BuilderSchema>;
+
+function sourcesOf(settings: BuilderSettings, env: NodeJS.ProcessEnv, cwd: string): Config['sources'] {
+  const cacheDir = resolve(cwd, settings.PORTAL_SOURCES_CACHE);
+  return {
+    hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
+    cacheDir,
+    rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
+    archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
+    hookMaxAgeSeconds: settings.SOURCES_HOOK_MAX_AGE_SECONDS,
+    rebuildsPerHour: settings.SOURCES_REBUILDS_PER_HOUR,
+    deliveryMemoryDays: settings.SOURCES_HOOK_MEMORY_DAYS,
+    rebuildTimeoutMs: settings.SOURCES_REBUILD_TIMEOUT_MINUTES * 60_000,
+    buildEnv: buildEnvironment(env, passedNames(settings), cacheDir),
+    buildUser: buildUserOf(settings.SOURCES_BUILD_USER, systemUsers()) as BuildUser | null,
+    builder: builderOf(settings),
+  };
+}
+
+function releasesOf(settings: BuilderSettings, cwd: string): Config['releases'] {
+  return settings.SITE_RELEASES === undefined
+    ? null
+    : {
+        store: settings.SITE_RELEASES.startsWith('s3://')
+          ? settings.SITE_RELEASES
+          : resolve(cwd, settings.SITE_RELEASES),
+        s3: {
+          ...(settings.SITE_RELEASES_S3_ENDPOINT === undefined
+            ? {}
+            : { endpoint: originOf(settings.SITE_RELEASES_S3_ENDPOINT) as string }),
+          region: settings.SITE_RELEASES_S3_REGION,
+          forcePathStyle: isOn(settings.SITE_RELEASES_S3_PATH_STYLE),
+        },
+        cacheDir: resolve(cwd, settings.SITE_RELEASES_CACHE),
+        checkMs: settings.SITE_RELEASES_CHECK_SECONDS * 1000,
+        keep: settings.SITE_RELEASES_KEEP,
+        publishAtStart: isOn(settings.SITE_RELEASES_PUBLISH_AT_START),
+      };
+}
+
+/** What the builder process runs with: the queue's PostgreSQL server and the store it publishes to. */
+export interface BuilderConfig {
+  logLevel: Config['logLevel'];
+  siteDir: string;
+  database: { kind: 'postgres'; url: string };
+  sources: Config['sources'];
+  releases: NonNullable<Config['releases']>;
+}
+
+/** Reads and checks the builder's settings, every problem named at once as for the gate. */
+export function loadBuilderConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): BuilderConfig {
+  const { settings, problems } = readSettings(BuilderSchema, env);
+  const rules: Problem[] = [...buildProblems(settings)];
+  if (settings.DATABASE_URL === undefined)
+    rules.push(['DATABASE_URL', 'DATABASE_URL is required: the builder takes its jobs from PostgreSQL']);
+  if (settings.SITE_RELEASES === undefined)
+    rules.push([
+      'SITE_RELEASES',
+      'SITE_RELEASES is required: the builder publishes each build there as a site release for the gates',
+    ]);
+  const messages = allProblems(problems, rules);
+  if (messages.length > 0) throw new ConfigError(messages);
+  return {
+    logLevel: settings.LOG_LEVEL,
+    siteDir: resolve(cwd, settings.SITE_DIR),
+    database: { kind: 'postgres', url: settings.DATABASE_URL as string },
+    sources: sourcesOf(settings, env, cwd),
+    releases: releasesOf(settings, cwd) as NonNullable<Config['releases']>,
+  };
+}
+
 /**
  * Reads and checks the environment once at start. Every missing or wrong setting is named,
  * all at once, with its fix.
@@ -603,7 +728,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const messages = allProblems(problems, crossFieldRules(settings, cwd, { siteDir, host: settings.HOST }));
   if (messages.length > 0) throw new ConfigError(messages);
   const production = settings.NODE_ENV === 'production';
-  const cacheDir = resolve(cwd, settings.PORTAL_SOURCES_CACHE);
   return {
     host: settings.HOST,
     port: settings.PORT,
@@ -642,36 +766,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             inboxUrl: settings.MAIL_INBOX_URL === undefined ? null : originOf(settings.MAIL_INBOX_URL),
           },
     metricsToken: settings.METRICS_TOKEN ?? null,
-    sources: {
-      hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
-      cacheDir,
-      rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
-      archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
-      hookMaxAgeSeconds: settings.SOURCES_HOOK_MAX_AGE_SECONDS,
-      rebuildsPerHour: settings.SOURCES_REBUILDS_PER_HOUR,
-      deliveryMemoryDays: settings.SOURCES_HOOK_MEMORY_DAYS,
-      rebuildTimeoutMs: settings.SOURCES_REBUILD_TIMEOUT_MINUTES * 60_000,
-      buildEnv: buildEnvironment(env, passedNames(settings), cacheDir),
-      buildUser: buildUserOf(settings.SOURCES_BUILD_USER, systemUsers()) as BuildUser | null,
-    },
-    releases:
-      settings.SITE_RELEASES === undefined
-        ? null
-        : {
-            store: settings.SITE_RELEASES.startsWith('s3://')
-              ? settings.SITE_RELEASES
-              : resolve(cwd, settings.SITE_RELEASES),
-            s3: {
-              ...(settings.SITE_RELEASES_S3_ENDPOINT === undefined
-                ? {}
-                : { endpoint: originOf(settings.SITE_RELEASES_S3_ENDPOINT) as string }),
-              region: settings.SITE_RELEASES_S3_REGION,
-              forcePathStyle: isOn(settings.SITE_RELEASES_S3_PATH_STYLE),
-            },
-            cacheDir: resolve(cwd, settings.SITE_RELEASES_CACHE),
-            checkMs: settings.SITE_RELEASES_CHECK_SECONDS * 1000,
-            keep: settings.SITE_RELEASES_KEEP,
-            publishAtStart: isOn(settings.SITE_RELEASES_PUBLISH_AT_START),
-          },
+    sources: sourcesOf(settings, env, cwd),
+    releases: releasesOf(settings, cwd),
   };
 }

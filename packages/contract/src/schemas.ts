@@ -454,9 +454,10 @@ export type InsightsAnswer = Static<typeof InsightsAnswer>;
 
 // ---- package sources and release hooks --------------------------------------------------
 
-/** A rebuild a release hook asked for, on the replica that took the hook. */
+/** A rebuild a release hook asked for: a job of the build queue, the same on every replica. */
 export const RebuildJob = Type.Object({
-  id: Type.Integer(),
+  /** The queue's id for the job (a UUID). */
+  id: Type.String(),
   source: Type.String(),
   /** What asked for it, such as "release v3.3.1 of NoriginMedia/Norigin-Spatial-Navigation". */
   reason: Type.String(),

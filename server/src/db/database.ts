@@ -15,6 +15,14 @@ export interface Database {
   /** Runs `work` in one transaction: all of it or none of it. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
+   * Runs `work` while this process holds the lock `key` alone among every process on the
+   * database (a PostgreSQL advisory lock on a connection of its own; PGlite has one process).
+   * The database is free for other queries meanwhile.
+   */
+  exclusive<T>(key: number, work: () => Promise<T>): Promise<T>;
+  /** Runs a script of several statements with no parameters; the rows of all of them, in order (pg-boss's own SQL). */
+  script<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
+  /**
    * Appends rows (a value per column: text, null, boolean, Date, text[] or a JSON object)
    * where the store can do it cheaper than INSERT: PGlite's COPY, formatted in its thread.
    * `pg` has no COPY of its own, so on a PostgreSQL server bulk writes use INSERT.
@@ -148,6 +156,25 @@ class PGliteDatabase implements Database {
     return (await this.ask({ type: 'query', sql, params })).rows as Row[];
   }
 
+  async script<Row>(sql: string): Promise<Row[]> {
+    return (await this.ask({ type: 'exec', sql })).rows as Row[];
+  }
+
+  private readonly locks = new Map<number, Promise<unknown>>();
+
+  async exclusive<T>(key: number, work: () => Promise<T>): Promise<T> {
+    // One process holds the data folder: a queue per key in it is the whole lock.
+    const before = this.locks.get(key) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const settled = run.catch(() => undefined);
+    this.locks.set(key, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    }
+  }
+
   async copy(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
     await this.ask({ type: 'copy', table, columns, rows });
   }
@@ -185,6 +212,40 @@ class PostgresDatabase implements Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return (await this.pool.query(sql, [...params])).rows as Row[];
+  }
+
+  async exclusive<T>(key: number, work: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [key]);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    try {
+      return await work();
+    } finally {
+      // A connection whose unlock failed is dropped, and its lock with it.
+      await client.query('select pg_advisory_unlock($1)', [key]).then(
+        () => client.release(),
+        () => client.release(true),
+      );
+    }
+  }
+
+  async script<Row>(sql: string): Promise<Row[]> {
+    const client = await this.pool.connect();
+    try {
+      // Without parameters pg sends the simple query protocol: one result per statement.
+      const results = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(results) ? results : [results]).flatMap((result) => result.rows ?? []) as Row[];
+    } catch (error) {
+      // A script's own BEGIN that failed midway: the connection goes back to the pool out of it.
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {

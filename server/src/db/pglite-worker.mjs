@@ -61,8 +61,14 @@ async function handle(message) {
       // A script of several statements (a migration): PGlite's simple-protocol call.
       const target = message.tx ? transactions.get(message.tx)?.tx : db;
       if (!target) throw new Error('the transaction has ended');
-      await target.exec(message.sql);
-      return {};
+      try {
+        return { rows: (await target.exec(message.sql)).flatMap((result) => result.rows ?? []) };
+      } catch (error) {
+        // A script's own BEGIN that failed midway would leave the one connection in an aborted
+        // transaction for every later query (a pooled server hands out another connection).
+        if (!message.tx) await db.exec('rollback').catch(() => undefined);
+        throw error;
+      }
     }
     case 'copy': {
       // Names come from the portal's code, never from a request; checked all the same.

@@ -78,7 +78,8 @@ export interface SiteReleasesOptions {
   store: ObjectStore;
   /** Where fetched releases become folders this gate serves. */
   cacheDir: string;
-  site: LiveSite;
+  /** The site this process serves; null in the builder, which only publishes. */
+  site: LiveSite | null;
   /** Releases kept besides the live one. */
   keep: number;
   log: {
@@ -122,11 +123,15 @@ export class SiteReleases {
   async publish(
     buildDir: string,
     made: { job: string; sources: Record<string, string[]>; by: string | null },
-  ): Promise<{ release: SiteRelease; bundle: PublishedBundle }> {
+  ): Promise<{ release: SiteRelease; bundle: PublishedBundle; made: boolean }> {
     const bundle = await publishBundle(this.options.store, buildDir);
+    let fresh = true;
     const release = await this.options.db.transaction(async (tx) => {
       const [existing] = await tx.query<Row>('select * from site_releases where bundle = $1', [bundle.id]);
-      if (existing?.state === 'live') return existing;
+      if (existing?.state === 'live') {
+        fresh = false;
+        return existing;
+      }
       await tx.query("update site_releases set state = 'kept' where state = 'live'");
       const [row] = await tx.query<Row>(
         `insert into site_releases (bundle, files, bytes, sources, job, state, live_since, made_live_by)
@@ -143,7 +148,7 @@ export class SiteReleases {
       'site release published',
     );
     await this.collect();
-    return { release: releaseOf(release), bundle };
+    return { release: releaseOf(release), bundle, made: fresh };
   }
 
   /** Makes an earlier release live again (a rollback, or forward again). */
@@ -175,11 +180,13 @@ export class SiteReleases {
   readonly follow = oneAtATime(() => this.followOnce());
 
   private async followOnce(): Promise<void> {
+    const { site } = this.options;
+    if (!site) return;
     const live = await this.live();
     if (!live || live.bundle === this.state.serving) return;
     try {
       const dir = await fetchBundle(this.options.store, live.bundle, this.options.cacheDir);
-      const outcome = await this.options.site.reload(dir);
+      const outcome = await site.reload(dir);
       this.state = { serving: live.bundle, refused: null };
       this.options.log.info({ release: live.bundle, id: live.id, outcome }, 'serving the live site release');
       void pruneBundleCache(this.options.cacheDir, [live.bundle]).catch((error: unknown) =>

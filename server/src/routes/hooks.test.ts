@@ -12,6 +12,7 @@ import { Webhooks } from '@octokit/webhooks';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { releaseHook, signedHook } from '../../../scripts/hook.mjs';
 import { startRedis, type RunningRedis } from '../../../tools/lib/redis.mjs';
 import { UNCHANGED_EXIT_CODE } from '../sources/rebuilds.js';
 import { freshPostgresUrl } from '../test/databases.js';
@@ -119,7 +120,7 @@ async function sendHook(app: FastifyInstance, event: string, payload: unknown, o
 }
 
 interface SourcesView {
-  jobs: { id: number; source: string; state: string; reason: string; error: string | null }[];
+  jobs: { id: string; source: string; state: string; reason: string; error: string | null }[];
   sources: { id: string; versions: string[]; releases: number }[];
   build: { id: string };
   hooks: boolean;
@@ -131,9 +132,12 @@ async function sourcesView(app: FastifyInstance, cookie: string): Promise<Source
 }
 
 /** The rebuild `id` once it has ended. */
-async function finishedJob(app: FastifyInstance, cookie: string, id: number) {
+async function finishedJob(app: FastifyInstance, cookie: string, id: string) {
   await expect
-    .poll(async () => (await sourcesView(app, cookie)).jobs.find((job) => job.id === id)?.state, { timeout: 15_000 })
+    .poll(async () => (await sourcesView(app, cookie)).jobs.find((job) => job.id === id)?.state, {
+      timeout: 15_000,
+      interval: 250,
+    })
     .toMatch(/^(served|unchanged|failed)$/);
   return (await sourcesView(app, cookie)).jobs.find((job) => job.id === id);
 }
@@ -183,7 +187,7 @@ describe('release hooks', () => {
   const title = async (app: FastifyInstance) =>
     /<h1>([^<]*)<\/h1>/.exec((await app.inject({ url: `/${NAV.replace('index.html', '')}` })).body)?.[1];
   const overview = () => sourcesView(one, admin);
-  const finished = (id: number) => finishedJob(one, admin, id);
+  const finished = (id: string) => finishedJob(one, admin, id);
 
   it('refuses hooks that are not signed with the secret, and says why', async () => {
     const body = release('NoriginMedia/Norigin-Spatial-Navigation');
@@ -229,13 +233,14 @@ describe('release hooks', () => {
     const before = (await overview()).build.id;
     const answer = await hook('release', release('NoriginMedia/Norigin-Spatial-Navigation'));
     expect(answer.statusCode).toBe(202);
-    const [job] = answer.json().jobs as { id: number; source: string; reason: string }[];
+    const [job] = answer.json().jobs as { id: string; source: string; reason: string }[];
     expect(job).toMatchObject({ source: 'nav', reason: 'release v3.4.0 of NoriginMedia/Norigin-Spatial-Navigation' });
-    expect(await finished(job?.id as number)).toMatchObject({ state: 'served', error: null });
-    expect(await title(one)).toBe('Spatial Navigation 3.4.0');
-    // The other replica reads the change feed when Redis hints, or within half a second, and
-    // then the new build's files: within 3 s even with the test files beside it on two cores.
-    await expect.poll(() => title(two), { timeout: 3000, interval: 50 }).toBe('Spatial Navigation 3.4.0');
+    expect(await finished(job?.id as string)).toMatchObject({ state: 'served', error: null });
+    // The replica that worked the job serves the build before it ends it; the other reads the
+    // change feed when Redis hints, or within half a second, and then the new build's files:
+    // within 3 s even with the test files beside it on two cores.
+    for (const replica of [one, two])
+      await expect.poll(() => title(replica), { timeout: 3000, interval: 50 }).toBe('Spatial Navigation 3.4.0');
     expect((await overview()).build.id).not.toBe(before);
     // The new build keeps the gate: its private page still refuses the signed-out reader.
     expect((await two.inject({ url: '/docs/layout-engine/' })).statusCode).toBe(302);
@@ -255,10 +260,11 @@ describe('release hooks', () => {
       },
     });
     expect(published.statusCode).toBe(202);
-    const [job] = published.json().jobs as { id: number; reason: string }[];
+    const [job] = published.json().jobs as { id: string; reason: string }[];
     expect(job?.reason).toBe('publish of @noriginmedia/norigin-spatial-navigation@3.4.1');
-    expect(await finished(job?.id as number)).toMatchObject({ state: 'served' });
-    await expect.poll(() => title(two), { timeout: 1000, interval: 50 }).toBe('Spatial Navigation 3.4.1');
+    expect(await finished(job?.id as string)).toMatchObject({ state: 'served' });
+    for (const replica of [one, two])
+      await expect.poll(() => title(replica), { timeout: 3000, interval: 50 }).toBe('Spatial Navigation 3.4.1');
 
     const tag = await hook('push', { ref: 'refs/tags/v1.2.0', repository: { full_name: 'tvco/player-kit' } });
     expect(tag.statusCode).toBe(202);
@@ -266,6 +272,29 @@ describe('release hooks', () => {
     // The same build again: nothing to swap, and nothing new to archive.
     expect(await finished(tag.json().jobs[0].id)).toMatchObject({ state: 'unchanged' });
     await expect.poll(archiveRuns, { timeout: 5000 }).toBe(2);
+  });
+
+  it('takes the hooks `npm run hook` sends, for an npm source and a git source', async () => {
+    const sources = [
+      { id: 'nav', kind: 'npm', package: '@noriginmedia/norigin-spatial-navigation' },
+      { id: 'kit', kind: 'git', repository: 'git@github.com:tvco/player-kit.git' },
+    ];
+    const reasons: (string | undefined)[] = [];
+    for (const source of sources) {
+      const { body, headers } = await signedHook(releaseHook(source), SECRET);
+      const answer = await one.inject({ method: 'POST', url: '/api/hooks/sync', headers, payload: body });
+      expect(answer.statusCode).toBe(202);
+      const [job] = answer.json().jobs as { id: string; source: string; reason: string }[];
+      expect(job?.source).toBe(source.id);
+      reasons.push(job?.reason);
+      // Nothing new to put in place: the rebuild ends unchanged.
+      expect(await finished(job?.id as string)).toMatchObject({ state: 'unchanged' });
+    }
+    expect(reasons).toEqual([
+      'publish of @noriginmedia/norigin-spatial-navigation',
+      'release of git@github.com:tvco/player-kit.git',
+    ]);
+    expect(() => releaseHook({ id: 'guidelines', kind: 'local' })).toThrow(/written in this repository/);
   });
 
   it('keeps serving the build it had when a rebuild fails, and shows why in the administration', async () => {
@@ -333,7 +362,7 @@ describe('release hooks an attacker replays, re-dates, re-targets or floods', ()
   let ahead = 0;
   const clock = () => Date.now() + ahead;
   const hook = (event: string, payload: unknown, options: HookOptions = {}) => sendHook(app, event, payload, options);
-  const finished = (id: number) => finishedJob(app, admin, id);
+  const finished = (id: string) => finishedJob(app, admin, id);
   const jobs = async () => (await sourcesView(app, admin)).jobs;
   const NAV_REPOSITORY = 'NoriginMedia/Norigin-Spatial-Navigation';
 
@@ -354,8 +383,10 @@ process.exit(Number(readFileSync(at('exit'), 'utf8')));
     ({ app, readers } = await testApp(
       await makeTestSite(),
       {
-        // A PostgreSQL server as the replicas share, rather than the file's PGlite.
+        // A PostgreSQL server as the replicas share, rather than the file's PGlite; this gate
+        // works the build queue itself (a one-server deployment without a builder).
         DATABASE_URL: await freshPostgresUrl(),
+        SOURCES_BUILDER: 'gate',
         PATH: process.env.PATH ?? '',
         SOURCES_HOOK_SECRET: SECRET,
         PORTAL_SOURCES_CACHE: cache,
@@ -516,6 +547,7 @@ describe('release hooks while the database cannot be reached', () => {
     const ran = join(await mkdtemp(join(tmpdir(), 'portal-rebuild-')), 'ran');
     const { app } = await testApp(await makeTestSite(), {
       DATABASE_URL: 'postgres://portal@127.0.0.1:1/portal',
+      SOURCES_BUILDER: 'gate',
       SOURCES_HOOK_SECRET: SECRET,
       PORTAL_SOURCES_CACHE: await cacheWithSources(),
       SOURCES_REBUILD_COMMAND: `${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(ran)},'')`,

@@ -4,11 +4,12 @@
 // Rebuilds and LiveSite). A delivery is taken once, while its signed dates are recent, and
 // at a bounded rate per source (sources/deliveries.ts, sources/delivery-date.ts). The
 // administration's view of the sources is routes/admin/sources.ts.
-import { ErrorAnswer, HookAnswer } from '@portal/contract';
+import { ErrorAnswer, HookAnswer, type RebuildJob } from '@portal/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Webhooks } from '@octokit/webhooks';
 import Type from 'typebox';
 
+import type { BuildQueue } from '../sources/build-queue.js';
 import { type Admission, Deliveries } from '../sources/deliveries.js';
 import { ageRefusal } from '../sources/delivery-date.js';
 import { readCacheState, sourcesOfPackage, sourcesOfRepository } from '../sources/state.js';
@@ -158,9 +159,12 @@ const releaseHooks: FastifyPluginAsyncTypebox = async (app) => {
       const unavailable = 'The portal cannot check this delivery against those it took: try again';
       if (!store.readyNow) return reply.code(503).send({ error: unavailable });
 
-      const waiting = new Map(sources.map((id) => [id, rebuilds.waiting(id)]));
       let admission: Admission;
+      let queue: BuildQueue;
+      let waiting: Map<string, RebuildJob | undefined>;
       try {
+        queue = await rebuilds.queue();
+        waiting = new Map(await Promise.all(sources.map(async (id) => [id, await queue.waiting(id)] as const)));
         admission = await deliveries.admit({
           body,
           deliveryId,
@@ -183,9 +187,17 @@ const releaseHooks: FastifyPluginAsyncTypebox = async (app) => {
         });
       }
       request.log.info({ event, sources, reason: decision.reason }, 'release hook');
-      const jobs = sources.map((id) => rebuilds.request(id, decision.reason));
+      let requested: { job: RebuildJob; joined: boolean }[];
+      try {
+        requested = await Promise.all(sources.map((id) => queue.request({ source: id, reason: decision.reason })));
+      } catch (error) {
+        request.log.error({ err: error }, 'release hook: the build queue cannot be reached');
+        await deliveries.forget(admission.digest).catch(() => undefined);
+        return reply.code(503).send({ error: 'The portal cannot queue the build: try again' });
+      }
+      const jobs = requested.map(({ job }) => job);
       // A rebuild it meant to join may have started meanwhile: then this one started a rebuild too.
-      const started = jobs.filter((job) => job !== waiting.get(job.source)).map((job) => job.source);
+      const started = requested.filter(({ joined }) => !joined).map(({ job }) => job.source);
       if (started.length !== sources.filter((id) => waiting.get(id) === undefined).length)
         await deliveries
           .recount(admission.digest, started)

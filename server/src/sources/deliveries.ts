@@ -100,6 +100,11 @@ export class Deliveries {
       .query('update hook_deliveries set counted = $2::text[] where digest = $1', [digest, started]);
   }
 
+  /** Forgets a delivery whose builds could not be queued, so that GitHub's redelivery of it is taken. */
+  async forget(digest: string): Promise<void> {
+    await this.options.db().query('delete from hook_deliveries where digest = $1', [digest]);
+  }
+
   /** Forgets deliveries older than the memory; returns how many. */
   async sweep(now = this.options.clock()): Promise<number> {
     const [gone] = await this.options

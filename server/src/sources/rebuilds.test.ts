@@ -6,13 +6,12 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { RebuildJob } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 
 import { UNCHANGED_EXIT_CODE as SCRIPT_UNCHANGED } from '../../../scripts/rebuild.mjs';
 import { buildEnvironment } from './build-env.js';
 import { buildUserOf, type BuildUser } from './build-user.js';
-import { Rebuilds, UNCHANGED_EXIT_CODE } from './rebuilds.js';
+import { BuildRunner, UNCHANGED_EXIT_CODE } from './rebuilds.js';
 
 const quiet = { info: () => undefined, error: () => undefined };
 
@@ -26,14 +25,14 @@ async function standIn(script: string): Promise<{ dir: string; file: string }> {
   return { dir, file };
 }
 
-/** Runs `script` as the rebuild command once; the finished job and how often the build was served. */
+/** Runs `script` as the rebuild command once; what came of the build and how often it was served. */
 async function rebuildWith(
   script: string,
   options: { timeoutMs?: number; env?: Record<string, string>; user?: BuildUser | null } = {},
-): Promise<{ job: RebuildJob; served: number; dir: string }> {
+): Promise<{ job: { state: string; error: string | null }; served: number; dir: string }> {
   const { dir, file } = await standIn(script);
   let served = 0;
-  const rebuilds = new Rebuilds({
+  const runner = new BuildRunner({
     command: `${process.execPath} ${file}`,
     archiveCommand: null,
     cwd: dir,
@@ -46,11 +45,11 @@ async function rebuildWith(
     },
     log: quiet,
   });
-  const { id } = rebuilds.request('nav', 'a test');
-  await expect
-    .poll(() => rebuilds.list().find((job) => job.id === id)?.state, { timeout: 15_000 })
-    .toMatch(/^(served|unchanged|failed)$/);
-  return { job: rebuilds.list().find((job) => job.id === id) as RebuildJob, served, dir };
+  const job = await runner.build({ id: 'a-test-job', source: 'nav' }).then(
+    (state) => ({ state, error: null }),
+    (error: unknown) => ({ state: 'failed', error: (error as Error).message }),
+  );
+  return { job, served, dir };
 }
 
 const alive = (pid: number): boolean => {

@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
-import type { RebuildJob } from '@portal/contract';
-
 import type { BuildUser } from './build-user.js';
 
-export interface RebuildsOptions {
+export interface BuildRunnerOptions {
   /** The rebuild command and its arguments, separated by spaces; `--only=<source id>` is added. */
   command: string;
   /**
@@ -15,17 +13,21 @@ export interface RebuildsOptions {
   cwd: string;
   /** The commands' whole environment (config's `sources.buildEnv`): none of the gate's secrets. */
   env: Record<string, string>;
-  /** Who the commands run as; null: as the gate. */
+  /** Who the commands run as; null: as this process. */
   user: BuildUser | null;
   /** A command still running after this is stopped, with every process it started. */
   timeoutMs: number;
   /** Serves what the command built for `job`: a site release every replica serves, or LiveSite.reload and the broadcast. */
-  serve: (job: RebuildJob) => Promise<'replaced' | 'unchanged'>;
+  serve: (job: BuildJob) => Promise<'replaced' | 'unchanged'>;
   log: { info(object: object, message: string): void; error(object: object, message: string): void };
 }
 
-/** The most rebuilds remembered for /admin (the newest). */
-const KEPT = 50;
+/** A build the queue hands over (sources/build-queue.ts). */
+export interface BuildJob {
+  id: string;
+  source: string;
+}
+
 /** The most characters of a failed rebuild's output kept for /admin. */
 const OUTPUT_TAIL = 4000;
 /** How long a stopped command's processes get to end before they are killed. */
@@ -44,91 +46,49 @@ export function durationText(ms: number): string {
 }
 
 /**
- * The rebuilds that release hooks ask for, one at a time in the order asked: each runs the
- * rebuild command for one source (sync it, build the site into a new folder, swap the
- * folders: scripts/rebuild.mjs), then serves the new build. A hook for a source that
- * already waits joins that rebuild. A failed rebuild leaves the served site as it was.
+ * Runs one build the queue hands over (a builder's work): the rebuild command for its source
+ * (sync it, build the site into a new folder, swap the folders: scripts/rebuild.mjs), then
+ * serves the new build, then archives the newest releases. A failed build throws with the end
+ * of its output and leaves the served site as it was.
  */
-export class Rebuilds {
-  private readonly jobs: RebuildJob[] = [];
-  private queue: Promise<void> = Promise.resolve();
-  private nextId = 1;
+export class BuildRunner {
   private child: ChildProcess | null = null;
   private closed = false;
 
-  constructor(private readonly options: RebuildsOptions) {}
+  constructor(private readonly options: BuildRunnerOptions) {}
 
-  /** The rebuild of `source` that waits to start, which a new request for it joins. */
-  waiting(source: string): RebuildJob | undefined {
-    return this.jobs.find((job) => job.source === source && job.state === 'queued');
-  }
-
-  /** Queues a rebuild of `source`, or returns the one already waiting for it. */
-  request(source: string, reason: string): RebuildJob {
-    const waiting = this.waiting(source);
-    if (waiting) return waiting;
-    const job: RebuildJob = {
-      id: this.nextId++,
-      source,
-      reason,
-      state: 'queued',
-      queuedAt: new Date().toISOString(),
-      startedAt: null,
-      finishedAt: null,
-      error: null,
-    };
-    this.jobs.unshift(job);
-    if (this.jobs.length > KEPT) this.jobs.length = KEPT;
-    this.queue = this.queue.then(() => this.run(job));
-    return job;
-  }
-
-  /** The rebuilds, newest first. */
-  list(): RebuildJob[] {
-    return this.jobs.map((job) => ({ ...job }));
-  }
-
-  /** Stops the running rebuild (the gate is closing) and runs no other. */
+  /** Stops the running build (the process is closing) and runs no other. */
   close(): void {
     this.closed = true;
     if (this.child) stopGroup(this.child);
   }
 
-  private async run(job: RebuildJob): Promise<void> {
-    if (this.closed) {
-      Object.assign(job, {
-        state: 'failed',
-        error: 'the gate closed before it ran',
-        finishedAt: new Date().toISOString(),
-      });
-      return;
-    }
-    job.state = 'running';
-    job.startedAt = new Date().toISOString();
-    this.options.log.info({ source: job.source, job: job.id }, 'rebuild started');
+  /** Builds `job`'s source and serves the result; 'unchanged' when there was nothing new to serve. */
+  async build(job: BuildJob): Promise<'served' | 'unchanged'> {
+    if (this.closed) throw new Error('the builder closed before it ran');
+    const { log } = this.options;
+    log.info({ source: job.source, job: job.id }, 'rebuild started');
+    let state: 'served' | 'unchanged';
     try {
       const code = await this.execute(this.options.command, [`--only=${job.source}`], [0, UNCHANGED_EXIT_CODE]);
       // A command that built nothing leaves the served build as it is: it is not read again.
-      job.state =
-        code === UNCHANGED_EXIT_CODE || (await this.options.serve(job)) !== 'replaced' ? 'unchanged' : 'served';
-      this.options.log.info({ source: job.source, job: job.id, state: job.state }, 'rebuild finished');
+      state = code === UNCHANGED_EXIT_CODE || (await this.options.serve(job)) !== 'replaced' ? 'unchanged' : 'served';
     } catch (error) {
-      job.state = 'failed';
-      job.error = (error as Error).message.slice(-OUTPUT_TAIL);
-      this.options.log.error({ source: job.source, job: job.id, err: error }, 'rebuild failed');
-    } finally {
-      job.finishedAt = new Date().toISOString();
+      log.error({ source: job.source, job: job.id, err: error }, 'rebuild failed');
+      throw new Error((error as Error).message.slice(-OUTPUT_TAIL), { cause: error });
     }
+    log.info({ source: job.source, job: job.id, state }, 'rebuild finished');
     // The release is served; its archive is made while no reader waits for it. A failure
     // costs only time: the next release's rebuild builds what is missing.
-    if (job.state === 'served' && this.options.archiveCommand && !this.closed) {
+    if (state === 'served' && this.options.archiveCommand && !this.closed) {
       try {
         await this.execute(this.options.archiveCommand, [], [0]);
-        this.options.log.info({ source: job.source, job: job.id }, 'newest releases archived');
+        log.info({ source: job.source, job: job.id }, 'newest releases archived');
       } catch (error) {
-        this.options.log.error({ source: job.source, job: job.id, err: error }, 'archiving the newest releases failed');
+        log.error({ source: job.source, job: job.id, err: error }, 'archiving the newest releases failed');
       }
     }
+    return state;
   }
 
   /** Runs `commandLine` with `extra` arguments; its exit code, when it is one of `succeeded`. */

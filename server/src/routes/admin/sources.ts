@@ -17,14 +17,24 @@ const NoReleases = 'Site releases are off: SITE_RELEASES names no store, so this
  */
 const sources: FastifyPluginAsyncTypebox = async (app) => {
   const { config, site, rebuilds, releases } = app;
-  app.get('/sources', { schema: { response: { 200: SourcesOverview } } }, async () => {
+  app.get('/sources', { schema: { response: { 200: SourcesOverview } } }, async (request) => {
     const state = await readCacheState(config.sources.cacheDir);
+    // The queue is in the database: without it the sources are still shown, and the log says why the builds are not.
+    const jobs = rebuilds
+      ? await rebuilds
+          .queue()
+          .then((queue) => queue.list())
+          .catch((error: unknown) => {
+            request.log.warn({ err: error }, 'could not read the build queue');
+            return [];
+          })
+      : [];
     return {
       sources: sourceStates(state),
       syncedAt: state.syncedAt,
       build: { id: site.id, files: site.files, servedSince: site.loadedAt },
       hooks: rebuilds !== null,
-      jobs: rebuilds?.list() ?? [],
+      jobs,
     };
   });
 
