@@ -242,6 +242,7 @@ describe('the settings of release hooks and their builds', () => {
       SITE_DIR: siteDir,
       PATH: '/usr/bin',
       HOME: '/home/portal',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
       PUBLIC_URL: 'http://localhost:3000',
       PORTAL_SOURCES_CACHE: '/portal/cache',
       SOURCES_BUILD_ENV: 'NPM_TOKEN',
@@ -254,6 +255,7 @@ describe('the settings of release hooks and their builds', () => {
     expect(loadConfig(env).sources.buildEnv).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/portal',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
       PUBLIC_URL: 'http://localhost:3000',
       NPM_TOKEN: 'registry-token',
       PORTAL_SOURCES_CACHE: '/portal/cache',

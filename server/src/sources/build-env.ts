@@ -5,8 +5,10 @@
 
 /**
  * What the build reads: the system's basics (PATH finds node and npm, HOME their .npmrc and
- * cache), the site's address (site/src/site-url.ts, scripts/site-hash.mjs), the sources file
- * and the bundler switch (packages/sync/paths.js, site/docusaurus.config.ts).
+ * cache), the certificates the machine trusts (a registry or git host behind a company's TLS
+ * proxy is reached only with them), the site's address (site/src/site-url.ts,
+ * scripts/site-hash.mjs), the sources file and the bundler switch (packages/sync/paths.js,
+ * site/docusaurus.config.ts).
  */
 export const BUILD_READS = [
   'PATH',
@@ -15,6 +17,10 @@ export const BUILD_READS = [
   'TMPDIR',
   'LANG',
   'TZ',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'GIT_SSL_CAINFO',
   'SITE_URL',
   'PUBLIC_URL',
   'PORTAL_SOURCES_FILE',
