@@ -171,7 +171,7 @@ async function containerCheck(emulator) {
   standInBaseImage(baseImage);
   log(`Building the portal image with podman (Containerfile, FROM ${baseImage})`);
   const buildStarted = Date.now();
-  podman([
+  const imageBuild = [
     'build',
     '--format',
     'docker',
@@ -183,13 +183,38 @@ async function containerCheck(emulator) {
     `NODE_IMAGE=${baseImage}`,
     // The base is made here; nothing is pulled from a registry.
     '--pull=never',
-    '-t',
-    'norigin-docs:deploy-test',
-    root,
-  ]);
+  ];
+  podman([...imageBuild, '-t', 'norigin-docs:deploy-test', root]);
   results['container.build_s'] = Math.round((Date.now() - buildStarted) / 1000);
-  results['container.image_mb'] = Math.round(
-    Number(podman(['image', 'inspect', 'norigin-docs:deploy-test', '--format', '{{.Size}}']).trim()) / 1e6,
+  // The builder's target reuses the build stage just made, so it costs little more.
+  podman([...imageBuild, '--target', 'builder', '-t', 'norigin-docs-builder:deploy-test', root]);
+  const imageMb = (image) =>
+    Math.round(Number(podman(['image', 'inspect', image, '--format', '{{.Size}}']).trim()) / 1e6);
+  results['container.image_mb'] = imageMb('norigin-docs:deploy-test');
+  results['container.builder_image_mb'] = imageMb('norigin-docs-builder:deploy-test');
+  // The gate image builds nothing: no scripts, no Docusaurus, no TypeDoc, no site sources.
+  const inGate = podman([
+    'run',
+    '--rm',
+    '--network',
+    'none',
+    '--entrypoint',
+    'sh',
+    'norigin-docs:deploy-test',
+    '-c',
+    'for path in scripts node_modules/@docusaurus node_modules/typedoc node_modules/pacote site/docs site/src; do [ -e "$path" ] && echo "$path"; done; true',
+  ]).trim();
+  assert.equal(inGate, '', `the gate image holds what only a build needs: ${inGate}`);
+  const builderEntry = podman([
+    'image',
+    'inspect',
+    'norigin-docs-builder:deploy-test',
+    '--format',
+    '{{json .Config.Entrypoint}} {{.Config.User}}',
+  ]).trim();
+  assert.equal(builderEntry, '["node","server/dist/builder.js"] node', 'the builder image runs the builder as node');
+  log(
+    `Images: gate ${results['container.image_mb']} MB (no scripts/, Docusaurus, TypeDoc or pacote), builder ${results['container.builder_image_mb']} MB`,
   );
   const port = await freePort();
   const name = `norigin-docs-test-${port}`;
