@@ -16,6 +16,7 @@ export default tseslint.config(
       'e2e/playwright-report/',
       'e2e/.canary/',
       'bench/.work/',
+      'deploy/.work/',
       '.cache/',
       // npm start's data folder: its database and the site releases it serves (built files).
       'data/',

@@ -3,7 +3,7 @@
 // Docusaurus site, whose gate-files plugin writes the manifest of public and private files.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { isCurrent, loadSources, readState, sourceFingerprint, sync } from '@portal/sync';
@@ -12,15 +12,20 @@ import { syncPaths } from '@portal/sync/paths';
 import { siteSourceHash } from './site-hash.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const siteDir = join(root, 'site');
+/**
+ * The site folder: site/, or a copy of it inside the repository that PORTAL_SITE_DIR names
+ * (test:deploy's builder builds one with a sources file and a content cache of its own).
+ */
+export const siteDir = process.env.PORTAL_SITE_DIR ? resolve(root, process.env.PORTAL_SITE_DIR) : join(root, 'site');
+const docusaurusBin = join(root, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs');
 // Kept beside the build, not in it: everything in build/ is served.
 const stampFile = join(siteDir, '.docusaurus', 'portal-build.sha256');
 /** What each synced source was, by its fingerprint, when site/build was made (scripts/rebuild.mjs reads it). */
 export const builtSourcesFile = join(siteDir, '.docusaurus', 'portal-build.sources.json');
 
-function run(args, what, { quiet = false } = {}) {
+function run(args, what, { quiet = false, cwd = root } = {}) {
   const result = spawnSync(args[0], args.slice(1), {
-    cwd: root,
+    cwd,
     stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
   });
   if (result.status !== 0) throw new Error(`${what} failed (exit code ${result.status}); see the messages above.`);
@@ -36,7 +41,7 @@ export function buildServer({ quiet = false } = {}) {
  * `force`. Without a network it keeps what the cache holds and says so; with neither, it
  * fails naming the source.
  */
-export async function syncSources({ only, force = false, log = console.log, paths = syncPaths() } = {}) {
+export async function syncSources({ only, force = false, log = console.log, paths = syncPaths({ siteDir }) } = {}) {
   const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
   if (!force && isCurrent(readState(paths.cacheDir), loaded)) return;
   log(force ? 'Syncing the package sections…' : 'The sources file is new or changed: syncing the package sections…');
@@ -59,9 +64,17 @@ export function buildSiteIfStale({ log = console.log } = {}) {
   markBuilt(hash);
 }
 
-/** The Docusaurus build of site/ into `outDir` (a folder of site/), which the gate-files plugin prepares for the gate. */
+/** The Docusaurus build of the site folder into `outDir` (a folder of it), which the gate-files plugin prepares for the gate. */
 export function buildSite(outDir = 'build') {
-  run(['npm', 'run', 'build', '--workspace', 'site', '--', '--out-dir', outDir], 'The site build');
+  run([process.execPath, docusaurusBin, 'build', '--out-dir', outDir], 'The site build', { cwd: siteDir });
+}
+
+/**
+ * Docusaurus's `archive-releases` in the site folder: the newest release of each package
+ * archived ahead of the release that will replace it (the gate's SOURCES_ARCHIVE_COMMAND).
+ */
+export function archiveReleases() {
+  run([process.execPath, docusaurusBin, 'archive-releases'], 'The archive of the newest releases', { cwd: siteDir });
 }
 
 /** Records that site/build is made from the sources whose hash is `hash` (now's, by default), and from each synced source as the cache holds it now. */
@@ -71,7 +84,7 @@ export function markBuilt(hash = siteSourceHash(root)) {
 }
 
 /** The fingerprint and the published versions of every source of the content cache, as the build just made read them. */
-export function recordBuiltSources({ paths = syncPaths(), file = builtSourcesFile } = {}) {
+export function recordBuiltSources({ paths = syncPaths({ siteDir }), file = builtSourcesFile } = {}) {
   const state = readState(paths.cacheDir);
   const record = Object.fromEntries(
     Object.entries(state?.sources ?? {}).map(([id, source]) => [

@@ -7,18 +7,18 @@
 // without it (buildOrRefuse).
 //
 //   node scripts/rebuild.mjs --only=<source id>[,<source id>…]
+//   node scripts/rebuild.mjs --archive    the newest releases' archive, run after a served
+//                                         rebuild (the gate's SOURCES_ARCHIVE_COMMAND)
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { readState, refuseReleases, restoreState, sourceFingerprint } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
 
-import { buildSite, builtSourcesFile, markBuilt, syncSources } from './build-if-stale.mjs';
+import { archiveReleases, buildSite, builtSourcesFile, markBuilt, siteDir, syncSources } from './build-if-stale.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const siteDir = join(root, 'site');
 const served = join(siteDir, 'build');
 const next = join(siteDir, 'build.next');
 const previous = join(siteDir, 'build.previous');
@@ -32,7 +32,7 @@ export const UNCHANGED_EXIT_CODE = 3;
  * there is no served build or no record. Compared with the record, not with the cache before
  * this sync, so a sync whose build then failed is built by the next hook.
  */
-export async function syncForRebuild({ only, paths = syncPaths(), record = builtSourcesFile, built, log }) {
+export async function syncForRebuild({ only, paths = syncPaths({ siteDir }), record = builtSourcesFile, built, log }) {
   await syncSources({ only, force: true, paths, log });
   const made = built ? readRecord(record) : null;
   const state = readState(paths.cacheDir);
@@ -59,7 +59,7 @@ function readRecord(record) {
 export async function buildOrRefuse({
   changed,
   build,
-  paths = syncPaths(),
+  paths = syncPaths({ siteDir }),
   record = builtSourcesFile,
   log = console.log,
 }) {
@@ -98,7 +98,11 @@ export async function buildOrRefuse({
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { values } = parseArgs({ options: { only: { type: 'string' } } });
+    const { values } = parseArgs({ options: { only: { type: 'string' }, archive: { type: 'boolean' } } });
+    if (values.archive) {
+      archiveReleases();
+      process.exit(0);
+    }
     const only = values.only?.split(',').filter(Boolean);
     if (!only?.length) throw new Error('Name the sources to sync: node scripts/rebuild.mjs --only=<source id>');
     const changed = await syncForRebuild({ only, built: existsSync(join(served, 'portal-manifest.json')) });

@@ -7,7 +7,12 @@
 //  2. A cluster: three gate replicas behind Debian's nginx (retrying idempotent requests on
 //     the next replica), with Debian's redis-server and postgresql and the emulator, all on
 //     free ports; sessions, logout, an administrator's disable and the rate limit across
-//     replicas; a rolling restart and a kill -9 under 100 connections of load.
+//     replicas; a licence withdrawn with Redis paused; a rolling restart and a kill -9 under
+//     100 connections of load.
+//  3. Releases, in that cluster: a builder (npm run builder) on a copy of the site whose open
+//     section follows a package this run publishes to Verdaccio, the site releases in s3rver;
+//     three releases published, each hooked and timed until every replica serves it, under
+//     load; a replica started afterwards serves the last; a rollback reaches every replica.
 // Needs root (podman with runc, apt-installed tools); installs what is missing with apt-get.
 //   --cluster-only   skip the container image (step 1)
 import { spawnSync } from 'node:child_process';
@@ -22,6 +27,7 @@ import autocannon from 'autocannon';
 import closeWithGrace from 'close-with-grace';
 
 import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
+import { releaseHook, signedHook } from './hook.mjs';
 import { signInWithPassword, startSession } from './portal-client.mjs';
 import { ensureDebianPackages } from '../tools/lib/apt.mjs';
 import { emulatorRequest, readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
@@ -29,8 +35,11 @@ import { startGate } from '../tools/lib/gate.mjs';
 import { startNginx } from '../tools/lib/nginx.mjs';
 import { freePort, freePorts } from '../tools/lib/ports.mjs';
 import { postgresBin, startPostgres } from '../tools/lib/postgres.mjs';
-import { answers, sleep, waitUntil } from '../tools/lib/process.mjs';
+import { answers, sleep, startProcess, waitUntil } from '../tools/lib/process.mjs';
 import { startRedis } from '../tools/lib/redis.mjs';
+import { S3RVER_CREDENTIALS, startS3rver } from '../tools/lib/s3rver.mjs';
+import { copySiteSources } from '../tools/lib/site-copy.mjs';
+import { startVerdaccio } from '../tools/lib/verdaccio.mjs';
 
 let flags;
 try {
@@ -266,8 +275,13 @@ async function containerCheck(emulator) {
   }
 }
 
-/** One gate replica on the host, on the port it had before a restart. */
-const startReplica = (port, env) => startGate({ port, env, stderr: 'inherit' });
+/** One gate replica on the host, on the port it had before a restart, with its own cache of site releases. */
+const startReplica = (port, env) =>
+  startGate({
+    port,
+    env: { ...env, SITE_RELEASES_CACHE: join(work, 'release-cache', String(port)) },
+    stderr: 'inherit',
+  });
 
 /** nginx in front of the replicas: idempotent requests go to the next replica when one goes away. */
 function startProxy(ports) {
@@ -281,6 +295,9 @@ ${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join(
 }
 server {
   listen 127.0.0.1:${port};
+  # The load keeps its connections for minutes: past nginx's default of 1,000 requests a
+  # connection is closed, and a request the load generator had already sent on it is reset.
+  keepalive_requests 1000000;
   location / {
     proxy_pass http://gate;
     proxy_http_version 1.1;
@@ -298,22 +315,28 @@ server {
 }
 
 /** Load through nginx while `during` runs; every answer counted. */
-async function underLoad(url, cookie, during) {
-  const answers = { ok: 0, other: 0, errors: 0, timeouts: 0 };
+async function underLoad(url, cookie, during, { extraPaths = [] } = {}) {
+  const answers = { ok: 0, other: 0, errors: 0, timeouts: 0, errorCodes: {} };
   const instance = autocannon({
     url,
     connections: 100,
-    duration: 600,
+    // The longest step under load is the releases' (three builds, minutes each here).
+    duration: 3600,
     requests: [
       { method: 'GET', path: '/docs/' },
       { method: 'GET', path: PRIVATE, headers: { cookie } },
+      ...extraPaths.map((path) => ({ method: 'GET', path })),
     ],
   });
   instance.on('response', (_client, statusCode) => {
     if (statusCode === 200 || statusCode === 304) answers.ok += 1;
     else answers.other += 1;
   });
-  instance.on('reqError', () => (answers.errors += 1));
+  instance.on('reqError', (error) => {
+    answers.errors += 1;
+    const code = error?.code ?? error?.message ?? 'unknown';
+    answers.errorCodes[code] = (answers.errorCodes[code] ?? 0) + 1;
+  });
   await during();
   instance.stop();
   const summary = await instance;
@@ -322,10 +345,106 @@ async function underLoad(url, cookie, during) {
   return { ...answers, requests: summary.requests.total };
 }
 
+/** The package whose releases the builder's copy of the site follows (its open section), on this run's Verdaccio. */
+const PROBE = '@noriginmedia/norigin-spatial-navigation';
+const PROBE_SOURCE = { id: 'norigin-spatial-navigation', kind: 'npm', package: PROBE };
+const SECTION = '/docs/Norigin-Spatial-Navigation/';
+const HOOK_SECRET = 'deploy-test-hook-secret-0123456789';
+/** What a release's landing page says, so a replica's answer tells which release it serves. */
+const releaseLine = (version) => `Deploy check release ${version}.`;
+
+/**
+ * The builder's site: a copy of the site inside the repository whose open section publishes
+ * the releases from 3.5.0 on of the package this run publishes to Verdaccio, with a content
+ * cache and a home (its .npmrc names the registry) of its own; built once here with its first
+ * release, as the builder of a running portal has built the one before.
+ */
+async function prepareBuilderSite() {
+  const dir = join(work, 'builder');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'home'), { recursive: true });
+  const verdaccio = await startVerdaccio({ work: dir });
+  const token = await verdaccio.addUser('publisher', 'publishing-for-the-deploy-check');
+  // Published over HTTP as the registry takes it (not with npm's client, which would hold
+  // this process, and the load it makes, for seconds).
+  const publish = (version) =>
+    verdaccio.publishTarball(
+      {
+        manifest: { name: PROBE, version, types: 'dist/index.d.ts' },
+        files: {
+          'package.json': JSON.stringify({
+            name: PROBE,
+            version,
+            description: 'Focus management for TV apps, published by test:deploy',
+            license: 'UNLICENSED',
+            types: 'dist/index.d.ts',
+          }),
+          'README.md': `# Spatial Navigation\n\n${releaseLine(version)}\n`,
+          'dist/index.d.ts': '/** Makes a component focusable. */\nexport declare function useFocusable(): void;\n',
+          'dist/index.js': 'export {};\n',
+        },
+      },
+      token,
+    );
+  await publish('3.5.0');
+  const siteDir = copySiteSources(join(dir, 'site'), { gateFiles: true });
+  const sourcesFile = join(siteDir, 'sources.yaml');
+  const yaml = readFileSync(sourcesFile, 'utf8');
+  assert.ok(yaml.includes("versions: '>=1.0.0'"), 'the open section publishes every release from 1.0.0');
+  writeFileSync(sourcesFile, yaml.replace("versions: '>=1.0.0'", "versions: '>=3.5.0'"));
+  writeFileSync(join(dir, 'home', '.npmrc'), verdaccio.npmrc('@noriginmedia', token));
+  const buildEnv = {
+    HOME: join(dir, 'home'),
+    PORTAL_SITE_DIR: siteDir,
+    PORTAL_SOURCES_CACHE: join(dir, 'cache'),
+    npm_config_fetch_retries: '0',
+  };
+  log("Releases: building the builder's copy of the site with release 3.5.0 of its open section");
+  const t0 = Date.now();
+  run(process.execPath, [join(root, 'scripts', 'rebuild.mjs'), `--only=${PROBE_SOURCE.id}`], {
+    cwd: root,
+    env: { ...process.env, ...buildEnv },
+  });
+  results['releases.first_build_s'] = Math.round((Date.now() - t0) / 1000);
+  log(`Releases: the builder's site built in ${results['releases.first_build_s']} s`);
+  return { verdaccio, publish, siteDir, buildEnv };
+}
+
+/** Where the cluster keeps its site releases (s3rver), as the gates and the builder name it. */
+const releaseSettings = (s3) => ({
+  SITE_RELEASES: `s3://${s3.bucket}/portal`,
+  SITE_RELEASES_S3_ENDPOINT: s3.endpoint,
+  SITE_RELEASES_S3_PATH_STYLE: '1',
+  AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+  AWS_REGION: 'us-east-1',
+});
+
+/** The release each replica serves, read from its section page: the version whose line it shows, or null. */
+async function servedVersion(base, versions) {
+  const page = await (await fetch(`${base}${SECTION}`)).text();
+  return versions.find((version) => page.includes(releaseLine(version))) ?? null;
+}
+
+/** Milliseconds until every one of `bases` serves `version` (at most `limitMs`). */
+async function servedEverywhere(bases, version, versions, limitMs, what) {
+  const t0 = Date.now();
+  for (;;) {
+    const seen = await Promise.all(bases.map((base) => servedVersion(base, versions)));
+    if (seen.every((served) => served === version)) return Date.now() - t0;
+    if (Date.now() - t0 > limitMs)
+      throw new Error(`${what}: the replicas serve ${seen.join(', ')} after ${limitMs} ms`);
+    await sleep(250);
+  }
+}
+
 async function clusterCheck(emulator) {
-  const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  const builderSite = await prepareBuilderSite();
+  const [postgres, redis, s3] = await Promise.all([startPostgres(), startRedis(), startS3rver()]);
   const ports = await freePorts(3);
   const env = {
+    ...releaseSettings(s3),
+    SOURCES_HOOK_SECRET: HOOK_SECRET,
     SITE_DIR: join(root, 'site', 'build'),
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
@@ -341,6 +460,7 @@ async function clusterCheck(emulator) {
   for (const port of ports) replicas.push(await startReplica(port, env));
   const nginx = await startProxy(ports);
   const direct = (i) => `http://127.0.0.1:${ports[i]}`;
+  let builder;
   try {
     // 1. One session, every replica.
     const cookie = await startSession(
@@ -462,6 +582,38 @@ async function clusterCheck(emulator) {
       `A licence granted on replica 1 read on 2 and 3 in ${results['cluster.grant_reads_everywhere_ms']} ms; withdrawn, it stopped there in ${results['cluster.withdrawal_ends_everywhere_ms']} ms`,
     );
 
+    // 3c. The same withdrawal with Redis paused (SIGSTOP): the administrator is answered at
+    //     once, and every replica refuses within 3 s, by the access version in PostgreSQL.
+    const regranted = await post('/api/admin/organisations/cluster-studio/licences', { units: ['layout'] });
+    assert.equal(regranted.status, 201);
+    await within(200, 'grant again');
+    await redis.freeze();
+    try {
+      const t0 = Date.now();
+      const withdrawn = await post(`/api/admin/licences/${(await regranted.json()).id}`, undefined, 'DELETE');
+      results['cluster.paused_redis_withdraw_answer_ms'] = Date.now() - t0;
+      assert.equal(withdrawn.status, 204, 'the withdrawal is taken with Redis paused');
+      const everywhere = async () => {
+        for (;;) {
+          const statuses = await Promise.all(
+            [0, 1, 2].map(
+              async (i) =>
+                (await fetch(`${direct(i)}${LICENSED}`, { headers: { cookie: licensee }, redirect: 'manual' })).status,
+            ),
+          );
+          if (statuses.every((status) => status === 403)) return Date.now() - t0;
+          if (Date.now() - t0 > 3000) throw new Error(`withdrawal with Redis paused: still ${statuses} after 3 s`);
+          await sleep(20);
+        }
+      };
+      results['cluster.paused_redis_withdrawal_ends_everywhere_ms'] = await everywhere();
+    } finally {
+      await redis.thaw();
+    }
+    log(
+      `With Redis paused, the withdrawal was answered in ${results['cluster.paused_redis_withdraw_answer_ms']} ms and refused on all three replicas in ${results['cluster.paused_redis_withdrawal_ends_everywhere_ms']} ms`,
+    );
+
     // 4. The sign-in limit is counted across replicas (6 a minute per client address).
     const statuses = [];
     for (let i = 0; i < 8; i++) {
@@ -536,11 +688,90 @@ async function clusterCheck(emulator) {
     log(`kill -9 of one replica under 100 connections: ${JSON.stringify(killed)}`);
     assert.equal(killed.errors + killed.other + killed.timeouts, 0, 'no GET lost to a killed replica');
     await trail.close();
+
+    // 8. Releases: the builder takes each hook's job from PostgreSQL, builds and publishes it
+    //    to s3rver, and every replica serves it; under load, no request fails.
+    builder = startProcess(process.execPath, [join(root, 'server', 'dist', 'builder.js')], {
+      name: 'the builder',
+      cwd: root,
+      env: {
+        ...builderSite.buildEnv,
+        ...releaseSettings(s3),
+        DATABASE_URL: postgres.url,
+        SITE_DIR: join(builderSite.siteDir, 'build'),
+        LOG_LEVEL: 'warn',
+      },
+      stdout: 'inherit',
+    });
+    onInterrupt.add(builder.stop);
+    const versions = ['3.5.0', '3.6.0', '3.7.0', '3.8.0'];
+    const bases = [0, 1, 2].map(direct);
+    const hook = async (version) => {
+      const { body, headers } = await signedHook(releaseHook(PROBE_SOURCE), HOOK_SECRET);
+      const answer = await fetch(`${nginx.baseURL}/api/hooks/sync`, { method: 'POST', headers, body });
+      assert.equal(answer.status, 202, `the hook for ${version} is taken: ${await answer.clone().text()}`);
+      return (await answer.json()).jobs;
+    };
+    const releaseFigures = [];
+    const releasing = await underLoad(
+      nginx.baseURL,
+      cookie,
+      async () => {
+        for (const version of versions.slice(1)) {
+          const t0 = Date.now();
+          await builderSite.publish(version);
+          await hook(version);
+          const left = 10 * 60_000 - (Date.now() - t0);
+          await servedEverywhere(bases, version, versions, left, `release ${version}`);
+          releaseFigures.push(Math.round((Date.now() - t0) / 100) / 10);
+          log(`Release ${version}: published, hooked and served by all three replicas in ${releaseFigures.at(-1)} s`);
+        }
+      },
+      { extraPaths: [SECTION] },
+    );
+    results['releases.publish_to_served_everywhere_s'] = releaseFigures;
+    results['releases.publish_to_served_everywhere_p95_s'] = Math.max(...releaseFigures);
+    results['releases.under_load'] = releasing;
+    log(`Releases under 100 connections: ${JSON.stringify(releasing)}`);
+    assert.equal(releasing.errors + releasing.other + releasing.timeouts, 0, 'no request failed while releasing');
+
+    // A replica started after the releases serves the last one from its first answer.
+    const [latePort] = await freePorts(1);
+    const late = await startReplica(latePort, env);
+    try {
+      assert.equal(
+        await servedVersion(`http://127.0.0.1:${latePort}`, versions),
+        '3.8.0',
+        'a late replica serves 3.8.0',
+      );
+    } finally {
+      await late.stop();
+    }
+    log('A replica started after the releases served 3.8.0 from its first answer');
+
+    // A rollback to the release before (audited), on every replica.
+    const listed = await (
+      await fetch(`${direct(0)}/api/admin/site-releases`, { headers: { cookie: adminCookie } })
+    ).json();
+    const madeOf = (release) => release.sources[PROBE_SOURCE.id] ?? [];
+    const before = listed.releases.find(
+      (release) => madeOf(release).includes('3.7.0') && !madeOf(release).includes('3.8.0'),
+    );
+    assert.ok(before, `a kept release of 3.7.0 among ${listed.releases.map((release) => release.id).join(', ')}`);
+    const t0 = Date.now();
+    const rolledBack = await post(`/api/admin/site-releases/${before.id}/live`);
+    assert.equal(rolledBack.status, 200, `the rollback is taken: ${await rolledBack.clone().text()}`);
+    await servedEverywhere(bases, '3.7.0', versions, 30_000, 'the rollback');
+    results['releases.rollback_served_everywhere_s'] = Math.round((Date.now() - t0) / 100) / 10;
+    log(`Rollback to 3.7.0 served by all three replicas in ${results['releases.rollback_served_everywhere_s']} s`);
   } finally {
+    await builder?.stop();
     await nginx.stop();
     for (const replica of replicas) await replica.stop();
     await postgres.stop();
     await redis.stop();
+    await s3.stop();
+    await builderSite.verdaccio.stop();
   }
 }
 

@@ -251,7 +251,7 @@ const ServerEnv = {
   SOURCES_REBUILD_COMMAND: Type.String({ minLength: 1, default: 'node scripts/rebuild.mjs' }),
   // After a rebuild is served: the newest releases' archives, ahead of the releases that will
   // replace them (site/src/archives). Empty: none; a release's rebuild then builds the archive.
-  SOURCES_ARCHIVE_COMMAND: Type.String({ default: 'npm run archive-releases --workspace site' }),
+  SOURCES_ARCHIVE_COMMAND: Type.String({ default: 'node scripts/rebuild.mjs --archive' }),
   SOURCES_HOOK_MAX_AGE_SECONDS: integer(300, 30, 3600, 'a number of seconds'),
   SOURCES_REBUILDS_PER_HOUR: integer(4, 1, 100, 'a number of rebuilds'),
   SOURCES_HOOK_MEMORY_DAYS: integer(7, 1, 365, 'a number of days'),

@@ -69,6 +69,15 @@ describe.each([
     expect(await store.list('blobs/')).toEqual([]);
   });
 
+  it('lists more keys than one page of a listing (1,000), as a release of the whole site has', async () => {
+    const bodies = Array.from({ length: 1100 }, (_, index) => Buffer.from(`file ${index}`));
+    for (let start = 0; start < bodies.length; start += 100)
+      await Promise.all(bodies.slice(start, start + 100).map((body) => store.put(`blobs/${sha256(body)}`, body)));
+    const listed = await store.list('blobs/');
+    expect(listed).toHaveLength(new Set(listed).size);
+    expect(listed).toEqual(expect.arrayContaining(bodies.map((body) => `blobs/${sha256(body)}`)));
+  });
+
   it('refuses a key that is not a blob or a manifest', async () => {
     for (const key of ['../etc/passwd', 'blobs/../../x', 'blobs/abc', 'releases/x.json'])
       await expect(store.put(key, Buffer.from('x')), key).rejects.toThrow(/not a key of the site release store/);

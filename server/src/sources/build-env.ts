@@ -7,8 +7,8 @@
  * What the build reads: the system's basics (PATH finds node and npm, HOME their .npmrc and
  * cache), the certificates the machine trusts (a registry or git host behind a company's TLS
  * proxy is reached only with them), the site's address (site/src/site-url.ts,
- * scripts/site-hash.mjs), the sources file and the bundler switch (packages/sync/paths.js,
- * site/docusaurus.config.ts).
+ * scripts/site-hash.mjs), the sources file, the site folder (scripts/build-if-stale.mjs) and
+ * the bundler switch (packages/sync/paths.js, site/docusaurus.config.ts).
  */
 export const BUILD_READS = [
   'PATH',
@@ -24,6 +24,7 @@ export const BUILD_READS = [
   'SITE_URL',
   'PUBLIC_URL',
   'PORTAL_SOURCES_FILE',
+  'PORTAL_SITE_DIR',
   'PORTAL_BUNDLER',
 ] as const;
 

@@ -1,5 +1,5 @@
 // What the gate runs after it has served a release's rebuild (SOURCES_ARCHIVE_COMMAND, by
-// default `npm run archive-releases --workspace site`), run for real: Docusaurus's
+// default `node scripts/rebuild.mjs --archive`), run for real: Docusaurus's
 // `archive-releases` in a copy of the site with a content cache of its own, synced from a
 // registry the test starts (Verdaccio) that holds two releases of the open package. It
 // archives the newest release ahead; once a newer release is in the cache, the next run
