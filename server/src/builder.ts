@@ -73,6 +73,7 @@ export async function startBuilder(
       broadcast: null,
       log: {
         info: (object, message) => log.info(object, message),
+        warn: (object, message) => log.warn(object, message),
         error: (object, message) => log.error(object, message),
       },
     });

@@ -26,7 +26,7 @@ interface RunnerParts {
   /** Without site releases: the site this process serves, reloaded after a build, and how the others are told. */
   site: LiveSite | null;
   broadcast: ((message: { site: string }) => Promise<void>) | null;
-  log: ConstructorParameters<typeof BuildRunner>[0]['log'];
+  log: ConstructorParameters<typeof BuildRunner>[0]['log'] & { warn(object: object, message: string): void };
 }
 
 /**
@@ -39,7 +39,7 @@ export function buildRunner({ sources, siteDir, releases, site, broadcast, log }
   // Only root can switch users; an unprivileged process's builds run as itself, unprivileged too.
   const root = process.getuid?.() === 0;
   if (root && sources.buildUser === null)
-    log.error({}, 'rebuilds run as root: name an unprivileged user for them in SOURCES_BUILD_USER (docs/security.md)');
+    log.warn({}, 'rebuilds run as root: name an unprivileged user for them in SOURCES_BUILD_USER (docs/security.md)');
   return new BuildRunner({
     command: sources.rebuildCommand,
     archiveCommand: sources.archiveCommand,
