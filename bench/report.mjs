@@ -34,6 +34,8 @@ export const GOALS = {
   'client.lcp_vs_client_guard': '< 0.5',
   'agents.mcp_read_page_oauth_vs_personal_p95': '≤ 1.2',
   'gate.fast_path_on_vs_off_rps': `≥ ${KEEP_GAIN}`,
+  // Not a ratio: seconds from a package's release to every gate serving it (part `releases`).
+  'sources.release_to_live_p95_s': '≤ 60',
 };
 
 /** The start-up replacements of site/src/plugins the bench can build the site without (bench/startup.mjs). */
@@ -74,12 +76,12 @@ export function addVerdicts(results) {
   return results;
 }
 
-/** The ratio, its interval and how many rounds it came from. */
-function ratioCell(r, key) {
+/** The ratio (or a figure in `unit`), its interval and how many rounds it came from. */
+function ratioCell(r, key, unit = '') {
   if (r[key] === undefined || r[key] === null) return 'not measured';
   const rounds = r[`${key}_spread`]?.length;
-  const interval = r[`${key}.ci_low`] === undefined ? '' : ` (${r[`${key}.ci_low`]} to ${r[`${key}.ci_high`]})`;
-  return `${r[key]}${interval}${rounds ? `, ${rounds} round${rounds === 1 ? '' : 's'}` : ''}`;
+  const interval = r[`${key}.ci_low`] === undefined ? '' : ` (${r[`${key}.ci_low`]} to ${r[`${key}.ci_high`]}${unit})`;
+  return `${r[key]}${unit}${interval}${rounds ? `, ${rounds} round${rounds === 1 ? '' : 's'}` : ''}`;
 }
 
 function verdictCell(r, key) {
@@ -274,6 +276,9 @@ function buildRows(r) {
     '|---|---|---|',
     `| pages/s with 2,000 generated docs (\`build.pages_per_s_2000\`, part \`growth\`) | ${fmt(r['build.pages_per_s_2000'])} | ≥ 40 (${r['build.pages_per_s_2000'] === undefined ? 'not measured' : r['build.pages_per_s_2000'] >= 40 ? 'met' : '**not met**'}) |`,
     `| sync with nothing changed, median of 5 (\`sources.sync_nochange_ms\`, part \`sources\`) | ${fmt(r['sources.sync_nochange_ms'], ' ms')} | ≤ 5,000 ms |`,
+    `| package release to served by all three gates, median (\`sources.release_to_live_s\`, part \`releases\`) | ${ratioCell(r, 'sources.release_to_live_s', ' s')} | – |`,
+    `| the same, p95 (\`sources.release_to_live_p95_s\`) | ${ratioCell(r, 'sources.release_to_live_p95_s', ' s')} | ≤ 60 s (${verdictCell(r, 'sources.release_to_live_p95_s')}) |`,
+    `| the first release, into an empty store (\`sources.first_release_to_live_s\`) | ${fmt(r['sources.first_release_to_live_s'], ' s')} | – |`,
     `| rebuild after a release: the archive of the release it replaced (\`sources.release_archive_s\`), and the newest's archive made ahead (\`sources.newest_archive_s\`) | ${fmt(r['sources.release_archive_s'], ' s')}, ${fmt(r['sources.newest_archive_s'], ' s')} | – |`,
   ].join('\n');
 }

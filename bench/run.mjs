@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import closeWithGrace from 'close-with-grace';
 import { policy, readersOf, unitsOfGroups } from '@portal/access';
 
-import { buildServer, buildSiteIfStale } from '../scripts/build-if-stale.mjs';
+import { buildServer, buildSiteIfStale, syncSources } from '../scripts/build-if-stale.mjs';
 import { assertChromiumInstalled } from '../scripts/chromium.mjs';
 import { signInWithPassword, startSession } from '../scripts/portal-client.mjs';
 import { readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
@@ -33,13 +33,14 @@ import { addVerdicts, renderPerformance } from './report.mjs';
 import { measureDialog, measureRelevance, measureSearch, QUERIES } from './search.mjs';
 import { HELD_OUT, TUNING } from './search-questions.mjs';
 import { measureReference } from './reference.mjs';
+import { measureReleases } from './releases.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
 
 // What `npm run bench` runs, and the parts that run only when named: a full run fits in 20
 // minutes on the two-core machine (docs/operations.md gives each part's time).
 const DEFAULT_PARTS = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin'];
-const NAMED_PARTS = ['build', 'growth', 'sources', 'reference', 'storage', 'startup'];
+const NAMED_PARTS = ['build', 'growth', 'sources', 'releases', 'reference', 'storage', 'startup'];
 const PARTS = [...DEFAULT_PARTS, ...NAMED_PARTS];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
   (no flag)      the parts ${DEFAULT_PARTS.join(', ')}; writes bench/results/latest.json and docs/performance.md
@@ -83,6 +84,7 @@ const plan = quick
       buildRounds: 1,
       growthRounds: 1,
       sourcesRounds: 1,
+      releaseRounds: 2,
       referenceRounds: 1,
       loads: 3,
       gateRounds: 3,
@@ -100,6 +102,7 @@ const plan = quick
       buildRounds: 2,
       growthRounds: 2,
       sourcesRounds: 2,
+      releaseRounds: 5,
       referenceRounds: 3,
       loads: 10,
       gateRounds: 10,
@@ -117,6 +120,7 @@ const plan = quick
 const tools = ensureTools();
 assertChromiumInstalled();
 buildServer();
+await syncSources();
 buildSiteIfStale();
 mkdirSync(workDir, { recursive: true });
 
@@ -167,7 +171,7 @@ await part('reference', () => {
   return measureReference({ rounds: plan.referenceRounds, log });
 });
 
-const needsGate = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'startup'].some(wanted);
+const needsGate = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'startup', 'releases'].some(wanted);
 const emulator = needsGate ? await startAuthEmulator() : null;
 // One secret for every gate server this run starts, so one session works on all of them.
 // The admin list is timed with 200 calls in a row: more than an administrator's limit.
@@ -258,6 +262,13 @@ async function measureWithGates() {
     await peers.ungated.stop();
     await peers.guard.stop();
   }
+
+  await part('releases', () => {
+    log(
+      `Releases: a builder and three gates on PostgreSQL, Redis and s3rver; a first release, then ${plan.releaseRounds} timed`,
+    );
+    return measureReleases({ rounds: plan.releaseRounds, emulator, gateEnv, log });
+  });
 
   await part('startup', async () => {
     const { measureStartup } = await import('./startup.mjs');

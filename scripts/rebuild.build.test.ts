@@ -1,7 +1,7 @@
 // The rebuild's decision to build, or not, after it synced the sources a release hook named:
 // a real sync of a git source the test makes (tags as releases; no network) into a content
 // cache of its own, compared with the record a finished build leaves.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -65,6 +65,19 @@ describe('the rebuild after a release hook', () => {
     // The previous test's build never finished (no record): this sync brings nothing new.
     expect(await changed()).toEqual(['guide']);
     build();
+    expect(await changed()).toEqual([]);
+  });
+
+  it('fails, naming the source, when its repository cannot be reached, and builds once it can again', async () => {
+    const away = `${repository}.away`;
+    renameSync(repository, away);
+    try {
+      await expect(changed()).rejects.toThrow(
+        /^guide: the registry or repository could not be reached .*nothing was built/,
+      );
+    } finally {
+      renameSync(away, repository);
+    }
     expect(await changed()).toEqual([]);
   });
 

@@ -30,12 +30,19 @@ export const UNCHANGED_EXIT_CODE = 3;
  * Syncs the sources `only` names and returns those whose cached state now differs from what
  * the served build was made from (`record`, written after each build): all of them when
  * there is no served build or no record. Compared with the record, not with the cache before
- * this sync, so a sync whose build then failed is built by the next hook.
+ * this sync, so a sync whose build then failed is built by the next hook. A source whose
+ * registry or repository could not be reached fails the rebuild: the release its hook
+ * announced was not fetched, which is not "nothing changed".
  */
 export async function syncForRebuild({ only, paths = syncPaths({ siteDir }), record = builtSourcesFile, built, log }) {
   await syncSources({ only, force: true, paths, log });
   const made = built ? readRecord(record) : null;
   const state = readState(paths.cacheDir);
+  const unreachable = only.filter((id) => state?.sources[id]?.offline);
+  if (unreachable.length > 0)
+    throw new Error(
+      `${unreachable.join(', ')}: the registry or repository could not be reached (the messages above say why), so the release was not fetched; nothing was built and site/build is unchanged.`,
+    );
   return only.filter((id) => made?.[id]?.fingerprint !== sourceFingerprint(state, id, paths.cacheDir));
 }
 

@@ -11,8 +11,9 @@
 //     100 connections of load.
 //  3. Releases, in that cluster: a builder (npm run builder) on a copy of the site whose open
 //     section follows a package this run publishes to Verdaccio, the site releases in s3rver;
-//     three releases published, each hooked and timed until every replica serves it, under
-//     load; a replica started afterwards serves the last; a rollback reaches every replica.
+//     a first release into the empty store, then three more, each hooked and timed until every
+//     replica serves it, under load; a replica started afterwards serves the last; a rollback
+//     reaches every replica. Before them, a licence's end is timed with Redis paused.
 // Needs root (podman with runc, apt-installed tools); installs what is missing with apt-get.
 //   --cluster-only   skip the container image (step 1)
 import { spawnSync } from 'node:child_process';
@@ -26,8 +27,7 @@ import assert from 'node:assert/strict';
 import autocannon from 'autocannon';
 import closeWithGrace from 'close-with-grace';
 
-import { buildServer, buildSiteIfStale } from './build-if-stale.mjs';
-import { releaseHook, signedHook } from './hook.mjs';
+import { buildServer, buildSiteIfStale, syncSources } from './build-if-stale.mjs';
 import { signInWithPassword, startSession } from './portal-client.mjs';
 import { ensureDebianPackages } from '../tools/lib/apt.mjs';
 import { emulatorRequest, readSeed, seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
@@ -35,11 +35,20 @@ import { startGate } from '../tools/lib/gate.mjs';
 import { startNginx } from '../tools/lib/nginx.mjs';
 import { freePort, freePorts } from '../tools/lib/ports.mjs';
 import { postgresBin, startPostgres } from '../tools/lib/postgres.mjs';
-import { answers, sleep, startProcess, waitUntil } from '../tools/lib/process.mjs';
+import { answers, sleep, waitUntil } from '../tools/lib/process.mjs';
 import { startRedis } from '../tools/lib/redis.mjs';
-import { S3RVER_CREDENTIALS, startS3rver } from '../tools/lib/s3rver.mjs';
-import { copySiteSources } from '../tools/lib/site-copy.mjs';
-import { startVerdaccio } from '../tools/lib/verdaccio.mjs';
+import {
+  jobsServed,
+  prepareBuilderSite,
+  PROBE_SOURCE,
+  releaseSettings,
+  SECTION,
+  servedEverywhere,
+  servedVersion,
+  startBuilder,
+  timedRelease,
+} from '../tools/lib/releases.mjs';
+import { startS3rver } from '../tools/lib/s3rver.mjs';
 
 let flags;
 try {
@@ -346,105 +355,18 @@ async function underLoad(url, cookie, during, { extraPaths = [] } = {}) {
 }
 
 /** The package whose releases the builder's copy of the site follows (its open section), on this run's Verdaccio. */
-const PROBE = '@noriginmedia/norigin-spatial-navigation';
-const PROBE_SOURCE = { id: 'norigin-spatial-navigation', kind: 'npm', package: PROBE };
-const SECTION = '/docs/Norigin-Spatial-Navigation/';
 const HOOK_SECRET = 'deploy-test-hook-secret-0123456789';
-/** What a release's landing page says, so a replica's answer tells which release it serves. */
-const releaseLine = (version) => `Deploy check release ${version}.`;
-
-/**
- * The builder's site: a copy of the site inside the repository whose open section publishes
- * the releases from 3.5.0 on of the package this run publishes to Verdaccio, with a content
- * cache and a home (its .npmrc names the registry) of its own; built once here with its first
- * release, as the builder of a running portal has built the one before.
- */
-async function prepareBuilderSite() {
-  const dir = join(work, 'builder');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'home'), { recursive: true });
-  const verdaccio = await startVerdaccio({ work: dir });
-  const token = await verdaccio.addUser('publisher', 'publishing-for-the-deploy-check');
-  // Published over HTTP as the registry takes it (not with npm's client, which would hold
-  // this process, and the load it makes, for seconds).
-  const publish = (version) =>
-    verdaccio.publishTarball(
-      {
-        manifest: { name: PROBE, version, types: 'dist/index.d.ts' },
-        files: {
-          'package.json': JSON.stringify({
-            name: PROBE,
-            version,
-            description: 'Focus management for TV apps, published by test:deploy',
-            license: 'UNLICENSED',
-            types: 'dist/index.d.ts',
-          }),
-          'README.md': `# Spatial Navigation\n\n${releaseLine(version)}\n`,
-          'dist/index.d.ts': '/** Makes a component focusable. */\nexport declare function useFocusable(): void;\n',
-          'dist/index.js': 'export {};\n',
-        },
-      },
-      token,
-    );
-  await publish('3.5.0');
-  const siteDir = copySiteSources(join(dir, 'site'), { gateFiles: true });
-  const sourcesFile = join(siteDir, 'sources.yaml');
-  const yaml = readFileSync(sourcesFile, 'utf8');
-  assert.ok(yaml.includes("versions: '>=1.0.0'"), 'the open section publishes every release from 1.0.0');
-  writeFileSync(sourcesFile, yaml.replace("versions: '>=1.0.0'", "versions: '>=3.5.0'"));
-  writeFileSync(join(dir, 'home', '.npmrc'), verdaccio.npmrc('@noriginmedia', token));
-  const buildEnv = {
-    HOME: join(dir, 'home'),
-    PORTAL_SITE_DIR: siteDir,
-    PORTAL_SOURCES_CACHE: join(dir, 'cache'),
-    npm_config_fetch_retries: '0',
-  };
-  log("Releases: building the builder's copy of the site with release 3.5.0 of its open section");
-  const t0 = Date.now();
-  run(process.execPath, [join(root, 'scripts', 'rebuild.mjs'), `--only=${PROBE_SOURCE.id}`], {
-    cwd: root,
-    env: { ...process.env, ...buildEnv },
-  });
-  results['releases.first_build_s'] = Math.round((Date.now() - t0) / 1000);
-  log(`Releases: the builder's site built in ${results['releases.first_build_s']} s`);
-  return { verdaccio, publish, siteDir, buildEnv };
-}
-
-/** Where the cluster keeps its site releases (s3rver), as the gates and the builder name it. */
-const releaseSettings = (s3) => ({
-  SITE_RELEASES: `s3://${s3.bucket}/portal`,
-  SITE_RELEASES_S3_ENDPOINT: s3.endpoint,
-  SITE_RELEASES_S3_PATH_STYLE: '1',
-  AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-  AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-  AWS_REGION: 'us-east-1',
-});
-
-/** The release each replica serves, read from its section page: the version whose line it shows, or null. */
-async function servedVersion(base, versions) {
-  const page = await (await fetch(`${base}${SECTION}`)).text();
-  return versions.find((version) => page.includes(releaseLine(version))) ?? null;
-}
-
-/** Milliseconds until every one of `bases` serves `version` (at most `limitMs`). */
-async function servedEverywhere(bases, version, versions, limitMs, what) {
-  const t0 = Date.now();
-  for (;;) {
-    const seen = await Promise.all(bases.map((base) => servedVersion(base, versions)));
-    if (seen.every((served) => served === version)) return Date.now() - t0;
-    if (Date.now() - t0 > limitMs)
-      throw new Error(`${what}: the replicas serve ${seen.join(', ')} after ${limitMs} ms`);
-    await sleep(250);
-  }
-}
 
 async function clusterCheck(emulator) {
-  const builderSite = await prepareBuilderSite();
+  const builderSite = await prepareBuilderSite({ dir: join(work, 'builder'), log });
+  results['releases.first_build_s'] = builderSite.firstBuildS;
   const [postgres, redis, s3] = await Promise.all([startPostgres(), startRedis(), startS3rver()]);
   const ports = await freePorts(3);
   const env = {
     ...releaseSettings(s3),
     SOURCES_HOOK_SECRET: HOOK_SECRET,
+    // Four releases of one source within minutes: the default allows four an hour.
+    SOURCES_REBUILDS_PER_HOUR: '100',
     SITE_DIR: join(root, 'site', 'build'),
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
@@ -614,6 +536,49 @@ async function clusterCheck(emulator) {
       `With Redis paused, the withdrawal was answered in ${results['cluster.paused_redis_withdraw_answer_ms']} ms and refused on all three replicas in ${results['cluster.paused_redis_withdrawal_ends_everywhere_ms']} ms`,
     );
 
+    // 3d. A licence that ends stops on every replica with no message at all: its end is set
+    //     in PostgreSQL by hand, 10 s ahead (heard as any change), and Redis is paused from
+    //     before the end until every replica refuses; timed from the end.
+    const ending = await post('/api/admin/organisations/cluster-studio/licences', { units: ['layout'] });
+    assert.equal(ending.status, 201);
+    await within(200, 'a licence that will end');
+    {
+      const { openDatabase } = await import(join(root, 'server', 'dist', 'db', 'database.js'));
+      const db = await openDatabase({ kind: 'postgres', url: postgres.url });
+      const endsAt = Date.now() + 10_000;
+      try {
+        await db.query('update licences set ends_at = $1 where id = $2', [new Date(endsAt), (await ending.json()).id]);
+      } finally {
+        await db.close();
+      }
+      const statusesEverywhere = () =>
+        Promise.all(
+          [0, 1, 2].map(
+            async (i) =>
+              (await fetch(`${direct(i)}${LICENSED}`, { headers: { cookie: licensee }, redirect: 'manual' })).status,
+          ),
+        );
+      // Every replica has read the end date well before it (the change is polled twice a second).
+      await sleep(4000);
+      assert.deepEqual(await statusesEverywhere(), [200, 200, 200], 'the licence still reads before its end');
+      await redis.freeze();
+      try {
+        await sleep(Math.max(0, endsAt - Date.now()));
+        for (;;) {
+          const statuses = await statusesEverywhere();
+          if (statuses.every((status) => status === 403)) break;
+          if (Date.now() - endsAt > 60_000) throw new Error(`an ended licence: still ${statuses} 60 s after its end`);
+          await sleep(20);
+        }
+        results['cluster.licence_end_refused_everywhere_ms'] = Date.now() - endsAt;
+      } finally {
+        await redis.thaw();
+      }
+    }
+    log(
+      `A licence that ended, with Redis paused, was refused on all three replicas ${results['cluster.licence_end_refused_everywhere_ms']} ms after its end`,
+    );
+
     // 4. The sign-in limit is counted across replicas (6 a minute per client address).
     const statuses = [];
     for (let i = 0; i < 8; i++) {
@@ -690,41 +655,36 @@ async function clusterCheck(emulator) {
     await trail.close();
 
     // 8. Releases: the builder takes each hook's job from PostgreSQL, builds and publishes it
-    //    to s3rver, and every replica serves it; under load, no request fails.
-    builder = startProcess(process.execPath, [join(root, 'server', 'dist', 'builder.js')], {
-      name: 'the builder',
-      cwd: root,
-      env: {
-        ...builderSite.buildEnv,
-        ...releaseSettings(s3),
-        DATABASE_URL: postgres.url,
-        SITE_DIR: join(builderSite.siteDir, 'build'),
-        LOG_LEVEL: 'warn',
-      },
-      stdout: 'inherit',
+    //    to s3rver, and every replica serves it; under load, no request fails. The first
+    //    release goes into an empty store and empty replica caches (every file of the site
+    //    moves), as it does once in a portal's life: it is timed apart. Each release after it
+    //    is published when the builder is idle (the job before it has ended, its archive made).
+    builder = startBuilder({
+      builderSite,
+      s3,
+      databaseUrl: postgres.url,
+      logLevel: process.env.DEPLOY_BUILDER_LOG_LEVEL ?? 'warn',
     });
     onInterrupt.add(builder.stop);
-    const versions = ['3.5.0', '3.6.0', '3.7.0', '3.8.0'];
+    const versions = ['3.5.0', '3.6.0', '3.7.0', '3.8.0', '3.9.0'];
     const bases = [0, 1, 2].map(direct);
-    const hook = async (version) => {
-      const { body, headers } = await signedHook(releaseHook(PROBE_SOURCE), HOOK_SECRET);
-      const answer = await fetch(`${nginx.baseURL}/api/hooks/sync`, { method: 'POST', headers, body });
-      assert.equal(answer.status, 202, `the hook for ${version} is taken: ${await answer.clone().text()}`);
-      return (await answer.json()).jobs;
-    };
+    const release = (version) =>
+      timedRelease({ builderSite, hookURL: nginx.baseURL, secret: HOOK_SECRET, bases, version, versions });
+    const jobEnded = (ids, what) => jobsServed(direct(0), adminCookie, ids, what);
+    const first = await release('3.6.0');
+    results['releases.first_publish_to_served_everywhere_s'] = first.seconds;
+    log(`First release 3.6.0, into an empty store: served by all three replicas in ${first.seconds} s`);
+    await jobEnded(first.jobs, 'release 3.6.0');
     const releaseFigures = [];
     const releasing = await underLoad(
       nginx.baseURL,
       cookie,
       async () => {
-        for (const version of versions.slice(1)) {
-          const t0 = Date.now();
-          await builderSite.publish(version);
-          await hook(version);
-          const left = 10 * 60_000 - (Date.now() - t0);
-          await servedEverywhere(bases, version, versions, left, `release ${version}`);
-          releaseFigures.push(Math.round((Date.now() - t0) / 100) / 10);
-          log(`Release ${version}: published, hooked and served by all three replicas in ${releaseFigures.at(-1)} s`);
+        for (const version of versions.slice(2)) {
+          const { seconds, jobs } = await release(version);
+          releaseFigures.push(seconds);
+          log(`Release ${version}: published, hooked and served by all three replicas in ${seconds} s`);
+          await jobEnded(jobs, `release ${version}`);
         }
       },
       { extraPaths: [SECTION] },
@@ -734,6 +694,10 @@ async function clusterCheck(emulator) {
     results['releases.under_load'] = releasing;
     log(`Releases under 100 connections: ${JSON.stringify(releasing)}`);
     assert.equal(releasing.errors + releasing.other + releasing.timeouts, 0, 'no request failed while releasing');
+    assert.ok(
+      results['releases.publish_to_served_everywhere_p95_s'] <= 60,
+      `publish to served everywhere, p95 of ${releaseFigures.join(', ')} s, within 60 s`,
+    );
 
     // A replica started after the releases serves the last one from its first answer.
     const [latePort] = await freePorts(1);
@@ -741,13 +705,13 @@ async function clusterCheck(emulator) {
     try {
       assert.equal(
         await servedVersion(`http://127.0.0.1:${latePort}`, versions),
-        '3.8.0',
-        'a late replica serves 3.8.0',
+        '3.9.0',
+        'a late replica serves 3.9.0',
       );
     } finally {
       await late.stop();
     }
-    log('A replica started after the releases served 3.8.0 from its first answer');
+    log('A replica started after the releases served 3.9.0 from its first answer');
 
     // A rollback to the release before (audited), on every replica.
     const listed = await (
@@ -755,15 +719,15 @@ async function clusterCheck(emulator) {
     ).json();
     const madeOf = (release) => release.sources[PROBE_SOURCE.id] ?? [];
     const before = listed.releases.find(
-      (release) => madeOf(release).includes('3.7.0') && !madeOf(release).includes('3.8.0'),
+      (release) => madeOf(release).includes('3.8.0') && !madeOf(release).includes('3.9.0'),
     );
-    assert.ok(before, `a kept release of 3.7.0 among ${listed.releases.map((release) => release.id).join(', ')}`);
+    assert.ok(before, `a kept release of 3.8.0 among ${listed.releases.map((release) => release.id).join(', ')}`);
     const t0 = Date.now();
     const rolledBack = await post(`/api/admin/site-releases/${before.id}/live`);
     assert.equal(rolledBack.status, 200, `the rollback is taken: ${await rolledBack.clone().text()}`);
-    await servedEverywhere(bases, '3.7.0', versions, 30_000, 'the rollback');
+    await servedEverywhere(bases, '3.8.0', versions, 30_000, 'the rollback');
     results['releases.rollback_served_everywhere_s'] = Math.round((Date.now() - t0) / 100) / 10;
-    log(`Rollback to 3.7.0 served by all three replicas in ${results['releases.rollback_served_everywhere_s']} s`);
+    log(`Rollback to 3.8.0 served by all three replicas in ${results['releases.rollback_served_everywhere_s']} s`);
   } finally {
     await builder?.stop();
     await nginx.stop();
@@ -779,6 +743,7 @@ mkdirSync(work, { recursive: true });
 writeFileSync(containersConf, '[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n');
 ensureTools();
 buildServer();
+await syncSources();
 buildSiteIfStale();
 const emulator = await startAuthEmulator();
 onInterrupt.add(emulator.stop);

@@ -3,7 +3,7 @@
 // builder (startBuilder, what `npm run builder` runs) builds into its own folder and
 // publishes a site release, which both gates fetch and serve. A failed build is reported and
 // changes nothing served.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +171,33 @@ cpSync(next, ${JSON.stringify(builderSite)}, { recursive: true });
     expect((await stateOf(id))?.error).toMatch(/The site build failed: a broken link in --only=nav\n\(exit code 1\)/);
     for (const gate of gates) expect(await title(gate)).toBe('Spatial Navigation 3.4.0');
     expect(readFileSync(join(builderSite, NAV), 'utf8')).toContain('Spatial Navigation 3.4.0');
+  });
+
+  it('reports a publish cut off midway, makes no release of it, and every gate keeps serving the release it had', async () => {
+    // The store takes the new files but not the release's manifest (its folder is a file now).
+    const manifests = join(env.SITE_RELEASES as string, 'releases');
+    renameSync(manifests, `${manifests}.kept`);
+    writeFileSync(manifests, 'not a folder');
+    try {
+      writeFileSync(next, await makeTestSite({ ...miniSite, [NAV]: page('Spatial Navigation 3.6.0') }));
+      const answer = await releaseHook(gates[0] as FastifyInstance, 'v3.6.0');
+      const id = answer.json().jobs[0].id as string;
+      await expect.poll(async () => (await stateOf(id))?.state, { timeout: 15_000, interval: 250 }).toBe('failed');
+      expect((await stateOf(id))?.error).toMatch(
+        /^the build could not be published to the site release store .* no release was made, and the live one stays$/,
+      );
+      const releases = (
+        await (gates[0] as FastifyInstance).inject({
+          url: '/api/admin/site-releases',
+          headers: { cookie: admin, origin: ORIGIN },
+        })
+      ).json() as { releases: { job: string; state: string }[] };
+      expect(releases.releases.map((release) => release.job)).not.toContain(`rebuild ${id} (nav)`);
+      for (const gate of gates) expect(await title(gate)).toBe('Spatial Navigation 3.4.0');
+    } finally {
+      rmSync(manifests);
+      renameSync(`${manifests}.kept`, manifests);
+    }
   });
 });
 

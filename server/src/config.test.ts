@@ -237,6 +237,14 @@ describe('the settings of release hooks and their builds', () => {
     );
   });
 
+  it('archive the newest releases after a served rebuild, unless SOURCES_ARCHIVE_COMMAND is set and empty', () => {
+    expect(loadConfig({ SITE_DIR: siteDir }).sources.archiveCommand).toBe('node scripts/rebuild.mjs --archive');
+    expect(loadConfig({ SITE_DIR: siteDir, SOURCES_ARCHIVE_COMMAND: 'make archive' }).sources.archiveCommand).toBe(
+      'make archive',
+    );
+    expect(loadConfig({ SITE_DIR: siteDir, SOURCES_ARCHIVE_COMMAND: ' ' }).sources.archiveCommand).toBeNull();
+  });
+
   it('give a build what it reads and the variables SOURCES_BUILD_ENV names, never a secret of the gate', () => {
     const env = {
       SITE_DIR: siteDir,

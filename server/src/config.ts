@@ -655,7 +655,8 @@ function sourcesOf(settings: BuilderSettings, env: NodeJS.ProcessEnv, cwd: strin
     hookSecret: settings.SOURCES_HOOK_SECRET ?? null,
     cacheDir,
     rebuildCommand: settings.SOURCES_REBUILD_COMMAND,
-    archiveCommand: settings.SOURCES_ARCHIVE_COMMAND.trim() || null,
+    // Set and empty turns the step off (readSettings gives an empty value its default).
+    archiveCommand: env.SOURCES_ARCHIVE_COMMAND?.trim() === '' ? null : settings.SOURCES_ARCHIVE_COMMAND,
     hookMaxAgeSeconds: settings.SOURCES_HOOK_MAX_AGE_SECONDS,
     rebuildsPerHour: settings.SOURCES_REBUILDS_PER_HOUR,
     deliveryMemoryDays: settings.SOURCES_HOOK_MEMORY_DAYS,

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { freePort } from '../../../tools/lib/ports.mjs';
 import { S3RVER_CREDENTIALS, startS3rver, type RunningS3rver } from '../../../tools/lib/s3rver.mjs';
 import { freshPostgresUrl } from '../test/databases.js';
 import { ORIGIN, readyTestApp, signInCookie } from '../test/harness.js';
@@ -310,5 +312,46 @@ describe('replicas serving site releases', () => {
         );
       })
       .toEqual([wanted?.id]);
+  });
+
+  it('a replica that boots while the store is down serves its own build, says why, and serves the live release once the store is back', async () => {
+    // The store as this replica reaches it: a forwarder to s3rver on a port nothing listens on yet.
+    const port = await freePort();
+    const sockets = new Set<Socket>();
+    const forwarder = createServer((socket) => {
+      const upstream = connect(Number(new URL(s3.endpoint).port), '127.0.0.1');
+      for (const end of [socket, upstream]) {
+        sockets.add(end);
+        end.on('error', () => undefined);
+        end.on('close', () => sockets.delete(end));
+      }
+      socket.pipe(upstream).pipe(socket);
+    });
+    const { app: late } = await readyTestApp(await siteWith('image'), {
+      ...env,
+      SITE_RELEASES_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      SITE_RELEASES_CACHE: scratch('late-cache'),
+    });
+    try {
+      expect(await served(late)).toContain(marker('image'));
+      expect(late.releases?.status).toMatchObject({
+        serving: null,
+        refused: { error: expect.stringMatching(/ECONNREFUSED/) },
+      });
+      const admin = await signInCookie(late, await readers.signIn(adminAccount.email, adminAccount.password));
+      const overview = (await late.inject({ url: '/api/admin/site-releases', headers: { cookie: admin } })).json() as {
+        refused: { error: string } | null;
+      };
+      expect(overview.refused?.error).toMatch(/ECONNREFUSED/);
+
+      await new Promise<void>((resolve) => forwarder.listen(port, '127.0.0.1', resolve));
+      // Its own check (every second) fetches the live release once the store answers.
+      await expect.poll(() => served(late), { timeout: 5000, interval: 100 }).toContain(marker('A'));
+      expect(late.releases?.status.refused).toBeNull();
+    } finally {
+      await late.close();
+      for (const socket of sockets) socket.destroy();
+      forwarder.close();
+    }
   });
 });

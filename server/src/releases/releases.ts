@@ -124,7 +124,14 @@ export class SiteReleases {
     buildDir: string,
     made: { job: string; sources: Record<string, string[]>; by: string | null },
   ): Promise<{ release: SiteRelease; bundle: PublishedBundle; made: boolean }> {
-    const bundle = await publishBundle(this.options.store, buildDir);
+    const { store } = this.options;
+    const bundle = await publishBundle(store, buildDir).catch((error: unknown) => {
+      // Cut off midway: blobs no manifest names, collected later; no release, nothing made live.
+      throw new Error(
+        `the build could not be published to the site release store ${store.where} (${(error as Error).message}): no release was made, and the live one stays`,
+        { cause: error },
+      );
+    });
     let fresh = true;
     const release = await this.options.db.transaction(async (tx) => {
       const [existing] = await tx.query<Row>('select * from site_releases where bundle = $1', [bundle.id]);
