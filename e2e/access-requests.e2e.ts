@@ -69,8 +69,15 @@ test.describe('asking for access', () => {
     const request = admin.page.getByRole('listitem').filter({ hasText: partner.email });
     await expect(request).toContainText('Layout engine');
     await expect(request).toContainText('Our programme guide is built on it');
+    // The organisation's licence is shown beside it, and nothing is chosen for the administrator.
+    await expect(request).toContainText(`Asking ${suffix}’s licence now: Blog (no end).`);
+    await expect(request.getByLabel('Approve for')).toHaveValue('');
+    await expect(request.getByRole('button', { name: 'Approve…' })).toBeDisabled();
     await request.getByLabel('Approve for').selectOption('organisation');
-    await request.getByRole('button', { name: 'Approve' }).click();
+    await request.getByRole('button', { name: 'Approve…' }).click();
+    const confirm = admin.page.getByRole('dialog', { name: `Approve Layout engine for Asking ${suffix}?` });
+    await expect(confirm).toContainText(`Every reader of Asking ${suffix}, now and later, will read Layout engine`);
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await expect(
       admin.page.getByRole('status').filter({ hasText: `Layout engine approved for Asking ${suffix}.` }),
     ).toBeVisible();

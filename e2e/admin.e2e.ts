@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test';
 
-import { unitsOfGroups } from '@portal/access';
-
-import { axe, everyVariant, expect, hydrated, signInWithEmail, test } from './fixtures';
+import { axe, everyVariant, expect, hydrated, test } from './fixtures';
 import { layoutShift } from './layout-shift';
+import { inboxUrl, openMail } from './mail';
 import { adminReader, emulatorReaders, signedInContext as signedIn } from './readers';
 
 const unique = (prefix: string): string => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@studio.example`;
@@ -55,41 +54,112 @@ test.describe('the administration page', () => {
     await context.close();
   });
 
-  test('an administrator invites a reader, who sets a password from the link and signs in with the right groups', async ({
+  test('an administrator invites a reader of an organisation, who opens the mail in MailDev, chooses a password on the portal and lands signed in on what they read', async ({
     browser,
     baseURL,
   }) => {
-    const { context, page } = await signedIn(browser, String(baseURL), adminReader);
+    const origin = String(baseURL);
+    const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    const organisation = {
+      id: `invited-${suffix}`,
+      name: `Invited Studio ${suffix}`,
+      domain: `invited-${suffix}.example`,
+    };
+    const { context, page } = await signedIn(browser, origin, adminReader);
+    const post = (url: string, data: unknown) => page.request.post(`${origin}${url}`, { data, headers: { origin } });
+    expect(
+      (
+        await post('/api/admin/organisations', {
+          id: organisation.id,
+          name: organisation.name,
+          domains: [organisation.domain],
+        })
+      ).status(),
+    ).toBe(201);
+    expect(
+      (
+        await post(`/api/admin/organisations/${organisation.id}/licences`, { units: ['layout'], endsOn: '2027-01-31' })
+      ).status(),
+    ).toBe(201);
     await openAdmin(page);
-    const email = unique('invited');
+    const email = `new-dev-${suffix}@${organisation.domain}`;
     await page.getByLabel('E-mail address').fill(email);
     const groups = page.getByRole('group', { name: 'Groups' });
     await expect(groups.getByRole('checkbox', { name: /^partner/ })).toBeChecked();
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
-    const link = page.getByLabel('Password-setup link');
-    await expect(link).toHaveValue(/mode=resetPassword.*oobCode=/);
-    const passwordLink = await link.inputValue();
-    await context.close();
+    await expect(page.getByLabel('Password-setup link')).toHaveValue(
+      /\/login\/action\?mode=resetPassword&oobCode=.*&invite=1$/,
+    );
+    // The mail catcher the result links to is MailDev's inbox, and it opens.
+    const catcher = page.getByRole('link', { name: 'mail catcher' });
+    expect(new URL(String(await catcher.getAttribute('href'))).origin).toBe(inboxUrl);
 
-    // The reader, in a browser of their own: the emulator's link sets the password it is given.
+    // The reader, in a browser of their own: the mail in the inbox, and its link.
     const reader = await browser.newContext();
     const readerPage = await reader.newPage();
-    const set = await readerPage.goto(`${passwordLink}&newPassword=first-light-42`);
-    expect(set?.status()).toBe(200);
-    // Setting a password revokes the account's earlier sign-ins, in whole seconds; a sign-in
-    // in that same second is refused once (docs/security.md, "Known limits"). A person takes longer.
-    await readerPage.waitForTimeout(1100);
-    await readerPage.goto('/login?next=%2Fdocs%2Fwhitelabel%2F');
-    await signInWithEmail(readerPage, email, 'first-light-42');
-    await expect(readerPage).toHaveURL(/\/docs\/whitelabel\/$/);
-    expect((await readerPage.request.get('/api/session')).status()).toBe(200);
-    expect(await (await readerPage.request.get('/api/session')).json()).toEqual({
-      email,
-      groups: ['partner'],
-      units: unitsOfGroups(['partner']),
+    const mail = await openMail(readerPage, email, 'Your invitation to the Norigin Developer Docs');
+    const link = String(await mail.getByRole('link', { name: 'Choose your password' }).getAttribute('href'));
+    expect(new URL(link).origin).toBe(new URL(origin).origin);
+    await readerPage.goto(link);
+    await expect(readerPage.getByRole('heading', { level: 1 })).toHaveText('Choose your password');
+    await expect(readerPage.getByText(email)).toBeVisible();
+    await expect(readerPage.getByText(/reset/i)).toHaveCount(0);
+    // Too short: Firebase's reason, and the link still works.
+    await readerPage.getByLabel('Password', { exact: true }).fill('short');
+    await readerPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(readerPage.getByRole('alert')).toHaveText('Choose a longer password: at least 6 characters.');
+    await readerPage.getByLabel('Password', { exact: true }).fill('first-light-42');
+    await readerPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(readerPage).toHaveURL(/\/account\?welcome=1$/);
+    await expect(
+      readerPage.getByRole('status').filter({ hasText: 'Welcome to the Norigin Developer Docs' }),
+    ).toBeVisible();
+    const reads = readerPage.getByRole('region', { name: 'What you can read' });
+    await expect(reads).toContainText(`You read as a member of ${organisation.name}.`);
+    const fromLicence = readerPage.getByRole('heading', {
+      name: `From ${organisation.name}’s licence, until 31 January 2027`,
     });
+    await expect(reads.locator('div').filter({ has: fromLicence }).getByRole('listitem')).toHaveText(['Layout engine']);
+    expect(await (await readerPage.request.get('/api/session')).json()).toMatchObject({ email, groups: ['partner'] });
     expect((await readerPage.goto('/docs/frontend-guidelines/'))?.status()).toBe(403);
+
+    // The link is spent: it says so, and where to ask for a new one.
+    await readerPage.goto(link);
+    await expect(readerPage.getByRole('alert')).toContainText('This link has already been used');
+    await expect(readerPage.getByRole('link', { name: 'Ask for a new link' })).toHaveAttribute(
+      'href',
+      '/login?reset=1',
+    );
     await reader.close();
+
+    // The administrator sees what the new reader reads and where it comes from.
+    await openAdmin(page);
+    const row = await readerRow(page, email);
+    await expect(row.getByRole('cell').filter({ hasText: organisation.name }).first()).toBeVisible();
+    await expect(row).toContainText(`Layout engine: ${organisation.name}’s licence, until 31 Jan 2027`);
+    await expect(row).toContainText('active');
+    // And the organisation counts them among its members, by their address's domain.
+    await page.goto('/admin/organisations');
+    await hydrated(page);
+    const listed = page.getByRole('row').filter({ hasText: organisation.name });
+    await expect(listed.getByRole('cell').last()).toHaveText('1');
+    await listed.getByRole('button', { name: organisation.name }).click();
+    await expect(page.getByRole('list', { name: `Members of ${organisation.name}` })).toHaveText(
+      `${email} (by e-mail domain)`,
+    );
+    await context.close();
+  });
+
+  test('a link of an account mail that is cut short or made up says so and offers a new one', async ({ page }) => {
+    for (const query of ['', '?mode=resetPassword', '?mode=resetPassword&oobCode=not-a-code&invite=1']) {
+      await page.goto(`/login/action${query}`);
+      await hydrated(page);
+      await expect(page.getByRole('alert')).toContainText(/not complete|already been used/);
+      await expect(page.getByRole('link', { name: 'Ask for a new link' })).toHaveAttribute('href', '/login?reset=1');
+    }
+    // Which opens the sign-in page on its form for a new link.
+    await page.getByRole('link', { name: 'Ask for a new link' }).click();
+    await expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible();
   });
 
   test('an administrator disables a reader who is reading; the reader is signed out within the cache time', async ({

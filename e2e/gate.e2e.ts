@@ -16,6 +16,7 @@ const publicPages = [
   '/docs/Norigin-Spatial-Navigation/CODE_OF_CONDUCT',
   '/docs/Norigin-Spatial-Navigation/CONTRIBUTING',
   '/login',
+  '/login/action',
 ];
 
 test.describe('an anonymous reader', () => {

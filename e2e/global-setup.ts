@@ -7,6 +7,7 @@ import { request } from '@playwright/test';
 import { EmulatorReaders } from '../server/src/test/readers';
 import { seedReaders, startAuthEmulator } from '../tools/lib/emulator.mjs';
 import { startGate } from '../tools/lib/gate.mjs';
+import { startMailCatcher } from '../tools/lib/mail-catcher.mjs';
 import { readerState } from './reader-state';
 import { demoReader } from './readers';
 import { E2E_SESSION_SECRET } from './security/lib';
@@ -31,14 +32,23 @@ async function signInDemoReader(baseURL: string, emulatorHost: string, projectId
 }
 
 /**
- * Starts the Firebase Auth Emulator on the ports the config chose, loads the demo readers,
- * and starts the gate server in front of site/build for the whole run.
+ * Starts the Firebase Auth Emulator and MailDev on the ports the config chose, loads the demo
+ * readers, and starts the gate server in front of site/build for the whole run.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const emulator = await startAuthEmulator({
     port: Number(process.env.E2E_EMULATOR_PORT),
     hubPort: Number(process.env.E2E_EMULATOR_HUB_PORT),
     loggingPort: Number(process.env.E2E_EMULATOR_LOGGING_PORT),
+  });
+  // The portal's mail (invitations, answers to access requests) goes to MailDev, as with
+  // `npm start`; its inbox is at E2E_MAIL_WEB_PORT (e2e/mail.ts).
+  const mail = await startMailCatcher({
+    smtpPort: Number(process.env.E2E_MAIL_SMTP_PORT),
+    webPort: Number(process.env.E2E_MAIL_WEB_PORT),
+  }).catch(async (error: unknown) => {
+    await emulator.stop();
+    throw error;
   });
   try {
     await seedReaders(emulator.host, emulator.projectId);
@@ -57,16 +67,20 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         SESSION_RATE_LIMIT: '10000',
         // Short, so a disabled reader is seen within the test; the default is 60 s.
         SESSION_CACHE_TTL_SECONDS: '2',
+        SMTP_URL: mail.smtpUrl,
+        MAIL_INBOX_URL: mail.inboxUrl,
       },
     });
     await signInDemoReader(`http://127.0.0.1:${process.env.E2E_PORT}`, emulator.host, emulator.projectId);
     return async () => {
       await gate.stop();
       await emulator.stop();
+      await mail.stop();
       rmSync(dataDir, { recursive: true, force: true });
     };
   } catch (error) {
     await emulator.stop();
+    await mail.stop();
     throw error;
   }
 }

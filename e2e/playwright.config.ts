@@ -8,7 +8,14 @@ assertChromiumInstalled();
 
 // Chosen once in the main process; the workers inherit them through the environment, so
 // a portal already running on 3000/9099 and this suite never collide.
-const portSettings = ['E2E_PORT', 'E2E_EMULATOR_PORT', 'E2E_EMULATOR_HUB_PORT', 'E2E_EMULATOR_LOGGING_PORT'];
+const portSettings = [
+  'E2E_PORT',
+  'E2E_EMULATOR_PORT',
+  'E2E_EMULATOR_HUB_PORT',
+  'E2E_EMULATOR_LOGGING_PORT',
+  'E2E_MAIL_SMTP_PORT',
+  'E2E_MAIL_WEB_PORT',
+];
 const unset = portSettings.filter((name) => !process.env[name]);
 if (unset.length > 0) {
   const given = new Set(portSettings.filter((name) => process.env[name]).map((name) => Number(process.env[name])));

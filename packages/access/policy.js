@@ -93,8 +93,11 @@ export default {
 
   /** Open to everyone, signed in or not (the specification's open pages). */
   public: {
-    /** Exactly these routes. `/docs` is the getting-started page only. */
-    routes: ['/', '/login', '/docs'],
+    /**
+     * Exactly these routes. `/docs` is the getting-started page only; `/login/action` is where
+     * the links of account e-mails (an invitation's first password, a reset) lead.
+     */
+    routes: ['/', '/login', '/login/action', '/docs'],
     /** These routes with every page below them. */
     sections: ['/docs/Norigin-Spatial-Navigation'],
   },

@@ -15,6 +15,7 @@ import type { Mailer } from './mail.js';
 import * as app from './plugins/app/index.js';
 import * as external from './plugins/external/index.js';
 import { requestIds } from './request-id.js';
+import access from './routes/account/access.js';
 import accessRequests from './routes/account/access-requests.js';
 import activity from './routes/account/activity.js';
 import apps from './routes/account/apps.js';
@@ -112,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const plugin of [health, session, pages, markdown, llms, discovery, search, searchFiles, mcp, openapi])
     await gate.register(plugin);
   for (const plugin of [releaseHooks, oauthMetadata, oauthProvider, consent]) await gate.register(plugin);
-  await gate.register(folder(accountHooks, [tokens, apps, activity, accessRequests]), { prefix: '/api' });
+  await gate.register(folder(accountHooks, [tokens, apps, activity, access, accessRequests]), { prefix: '/api' });
   const admin = [readers, audit, insights, adminTokens, adminApps, adminAccess, membershipsCsv, adminAccessRequests];
   await gate.register(folder(adminHooks, [...admin, sources]), { prefix: '/api/admin' });
 

@@ -2,11 +2,13 @@ import nodemailer, { type Transporter } from 'nodemailer';
 
 import type { Config } from './config.js';
 
-/** One message of the portal's: plain text, to one reader or team. */
+/** One message of the portal's: plain text (with an HTML copy where it carries a link), to one reader or team. */
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML, for links a mail client shows as links; the text stays the whole message. */
+  html?: string;
 }
 
 /** Where sent mail is reported: every message's outcome, never its text. */
@@ -35,7 +37,13 @@ export class Mailer {
 
   send(mail: Mail): void {
     const sending = this.transport
-      .sendMail({ from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text })
+      .sendMail({
+        from: this.options.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html === undefined ? {} : { html: mail.html }),
+      })
       .then(
         (info: { messageId?: string }) =>
           this.options.log.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent'),

@@ -1,6 +1,6 @@
 import type { ReaderChange } from '@portal/contract';
 
-import { ReaderError, type ReaderAccount, type ReaderDirectory } from './auth/readers.js';
+import { EMAIL_PATTERN, ReaderDirectory, ReaderError, type ReaderAccount } from './auth/readers.js';
 import { saveInvitation, withdrawInvitation } from './db/activity.js';
 import type { AuditEvent } from './db/audit.js';
 import type { Database } from './db/database.js';
@@ -140,7 +140,11 @@ export class ReaderService {
 
   /** Invites an e-mail that will sign in with a provider (GitHub): it gets `groups` at its first sign-in. */
   async inviteByProvider(by: Actor, email: string, groups: readonly string[], db: Database): Promise<void> {
+    // The same checks as an invitation by password: a group the policy has, an address.
+    ReaderDirectory.checkGroups(groups);
+    if (groups.length === 0) throw new ReaderError('unknown-group', 'name at least one group');
     const address = email.trim().toLowerCase();
+    if (!EMAIL_PATTERN.test(address)) throw new ReaderError('bad-email', `"${email}" is not an e-mail address`);
     await saveInvitation(db, { email: address, groups, invitedBy: by.email });
     await this.record(by, 'admin.invite', { email: address }, { method: 'provider', after: { groups } });
   }

@@ -79,7 +79,14 @@ export const QueuedAccessRequest = Type.Intersect([
   AccessRequestInfo,
   Type.Object({
     email: Type.String(),
-    organisation: nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+    organisation: nullable(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        /** What its live licences give now, unit by unit with the latest end (null: no end). */
+        licensed: Type.Array(Type.Object({ unit: Type.String(), unitLabel: Type.String(), endsAt: nullable(isoTime) })),
+      }),
+    ),
     answeredBy: nullable(Type.String()),
   }),
 ]);
@@ -104,3 +111,20 @@ export const AccessRequestDecline = Type.Object(
   { additionalProperties: false },
 );
 export type AccessRequestDecline = Static<typeof AccessRequestDecline>;
+
+/** One reason a reader reads a unit: a group, their organisation's licence, or a grant of their own. */
+export const AccessSource = Type.Union([
+  Type.Object({ kind: Type.Literal('group'), group: Type.String() }),
+  Type.Object({ kind: Type.Literal('licence'), organisation: Type.String(), endsAt: nullable(isoTime) }),
+  Type.Object({ kind: Type.Literal('grant'), endsAt: nullable(isoTime) }),
+]);
+export type AccessSource = Static<typeof AccessSource>;
+
+/** `GET /api/access`: what the signed-in reader reads, and where each part of it comes from. */
+export const MyAccessAnswer = Type.Object({
+  /** Their organisation (placed there, or by their verified e-mail's domain), if any. */
+  organisation: nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+  /** Each unit they read, in the policy's order (their account page aside), with every reason. */
+  units: Type.Array(Type.Object({ unit: Type.String(), unitLabel: Type.String(), sources: Type.Array(AccessSource) })),
+});
+export type MyAccessAnswer = Static<typeof MyAccessAnswer>;

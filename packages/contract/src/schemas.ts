@@ -13,6 +13,7 @@ import {
   MAX_UNITS,
   TOKEN_CURSOR_PATTERN,
 } from './names.js';
+import { MyAccessAnswer } from './access-requests.js';
 import { Day, isoTime, nullable } from './shared.js';
 
 /** A whole number in a query string: query strings are text, and bodies are taken as sent. */
@@ -283,6 +284,8 @@ export type ReadersQuery = Static<typeof ReadersQuery>;
 
 export const ReaderPage = Type.Object({
   readers: Type.Array(ReaderAccount),
+  /** What each reader of the page reads, and where each part comes from, by uid. */
+  access: Type.Record(Type.String(), MyAccessAnswer),
   total: Type.Integer(),
   page: Type.Integer(),
   pages: Type.Integer(),
@@ -587,6 +590,11 @@ export const OrganisationInfo = Type.Object({
   licences: Type.Array(LicenceInfo),
   /** Readers placed in it by an administrator (others belong by their e-mail's domain). */
   members: Type.Array(Type.String()),
+  /**
+   * Readers who belong by their verified e-mail's domain and are placed nowhere (in the
+   * overview `GET /api/admin/access` answers; not in an audit event's before and after).
+   */
+  domainMembers: Type.Optional(Type.Array(Type.String())),
 });
 export type OrganisationInfo = Static<typeof OrganisationInfo>;
 

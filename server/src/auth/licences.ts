@@ -30,6 +30,16 @@ export interface ReaderAccess {
   organisation: string | null;
 }
 
+/** One reason an account reads a unit: a group, its organisation's licence or a grant of its own, until `endsAt`. */
+export type AccessSource =
+  { kind: 'group'; group: string } | { kind: 'licence'; endsAt: Date | null } | { kind: 'grant'; endsAt: Date | null };
+
+/** A unit an account reads, and every reason it does. */
+export interface UnitSources {
+  unit: string;
+  sources: AccessSource[];
+}
+
 /** The longest `setTimeout` Node keeps (about 24.8 days); a later end is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -195,6 +205,35 @@ export class Licences {
       units,
       organisation: organisation?.id ?? null,
     };
+  }
+
+  /**
+   * Where each unit an account reads comes from, for the reader's own account page and the
+   * administrators' readers table: the policy's groups and the administrators' groups it is a
+   * member of, its organisation's live licences, its own live grants (with their end dates).
+   * The same sources as `unitsOf`, unit by unit in the policy's order; the account page's own
+   * unit and the shelves (units read as one) are left out.
+   */
+  sourcesOf(account: AccountAccess): { organisation: Organisation | null; units: UnitSources[] } {
+    const compiled = this.compiled;
+    const sources = new Map<string, AccessSource[]>();
+    const add = (unit: string, source: AccessSource) => sources.set(unit, [...(sources.get(unit) ?? []), source]);
+    for (const group of account.groups)
+      for (const unit of unitsOfGroups([group], compiled)) add(unit, { kind: 'group', group });
+    const membership = this.byEmail.get(account.email.toLowerCase());
+    for (const name of membership?.groups ?? [])
+      for (const unit of this.groupsByName.get(name)?.units ?? []) add(unit, { kind: 'group', group: name });
+    const organisation = this.organisationOf(account.email, account.emailVerified);
+    if (organisation)
+      for (const licence of this.licencesOf.get(organisation.id) ?? [])
+        if (this.isLive(licence))
+          for (const unit of licence.units) add(unit, { kind: 'licence', endsAt: licence.endsAt });
+    for (const grant of this.grantsOf.get(account.email.toLowerCase()) ?? [])
+      if (this.isLive(grant)) for (const unit of grant.units) add(unit, { kind: 'grant', endsAt: grant.endsAt });
+    const units = compiled.units
+      .filter((unit) => unit.name !== UNIT_ACCOUNT && sources.has(unit.name))
+      .map((unit) => ({ unit: unit.name, sources: sources.get(unit.name) as AccessSource[] }));
+    return { organisation, units };
   }
 
   /**

@@ -120,8 +120,13 @@ export class ReaderDirectory {
     ReaderDirectory.checkGroups(groups);
     if (groups.length === 0) throw new ReaderError('unknown-group', 'name at least one group');
     try {
-      await this.auth.getUserByEmail(email);
-      throw new ReaderError('exists', `${email} already has an account; change its groups instead`);
+      const existing = await this.auth.getUserByEmail(email);
+      throw new ReaderError(
+        'exists',
+        existing.disabled
+          ? `${email} has an account, which is disabled: enable it from its row instead of inviting it again`
+          : `${email} already has an account; change its groups instead`,
+      );
     } catch (error) {
       if (error instanceof ReaderError) throw error;
       if (!notFound(error)) throw error;
@@ -216,6 +221,11 @@ export interface ReaderQuery {
   q?: string;
   group?: string;
   status?: 'active' | 'disabled' | 'no-access';
+  /**
+   * Whether an account reads anything (its groups, its organisation's licences, its own
+   * grants), for `status`; by its groups alone when not given.
+   */
+  reads?: (reader: ReaderAccount) => boolean;
   sort?: 'email' | 'created' | 'last-sign-in';
   page?: number;
   limit?: number;
@@ -271,6 +281,12 @@ export class ReaderIndex {
     return found;
   }
 
+  /** The readers that match `test`, from the list as it stands (loaded first if it never was). */
+  async select(test: (reader: ReaderAccount) => boolean): Promise<ReaderAccount[]> {
+    await this.fresh();
+    return [...this.readers.values()].filter(test);
+  }
+
   update(account: ReaderAccount): void {
     this.readers.set(account.uid, account);
     if (this.loading) this.changedDuringLoad.set(account.uid, account);
@@ -294,6 +310,7 @@ export class ReaderIndex {
       const account = await this.directory.find(q).catch(() => null);
       if (account) this.update(account);
     }
+    const reads = query.reads ?? ((reader: ReaderAccount) => reader.groups.length > 0);
     const matching = [...this.readers.values()].filter(
       (reader) =>
         (q === '' || (reader.email ?? '').toLowerCase().includes(q)) &&
@@ -302,8 +319,8 @@ export class ReaderIndex {
           (query.status === 'disabled'
             ? reader.disabled
             : query.status === 'no-access'
-              ? !reader.disabled && reader.groups.length === 0
-              : !reader.disabled && reader.groups.length > 0)),
+              ? !reader.disabled && !reads(reader)
+              : !reader.disabled && reads(reader))),
     );
     const by = query.sort ?? 'email';
     const time = (value: string | null): number => (value ? Date.parse(value) : 0);

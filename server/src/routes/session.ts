@@ -106,6 +106,12 @@ const session: FastifyPluginAsyncTypebox = async (app) => {
         actorEmail: reader.email,
         groups: reader.groups,
       });
+      // The readers list follows what a sign-in may have changed (a first password verifies
+      // the address, and with it the organisation by domain), off the answer's path.
+      void directory.get(reader.uid).then(
+        (account) => readerIndex.update(account),
+        (error: unknown) => request.log.warn({ err: error }, 'could not refresh the reader in the readers list'),
+      );
       return reply.send({ email: reader.email, groups: [...reader.groups], units: [...reader.units] });
     },
   );

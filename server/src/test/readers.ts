@@ -46,6 +46,19 @@ export class EmulatorReaders {
     return signInWithPassword(this.host, email, password);
   }
 
+  /** Spends a password link's one-time code, as the portal's /login/action page does (the SDK's confirmPasswordReset). */
+  async setPasswordWithCode(oobCode: string, newPassword: string): Promise<void> {
+    const response = await fetch(
+      `http://${this.host}/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=demo-api-key`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ oobCode, newPassword }),
+      },
+    );
+    if (!response.ok) throw new Error(`accounts:resetPassword answered ${response.status}: ${await response.text()}`);
+  }
+
   async disable(uid: string): Promise<void> {
     await this.call('/accounts:update', { localId: uid, disableUser: true });
   }

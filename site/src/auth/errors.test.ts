@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { REQUEST_ACCESS } from '@portal/access';
 
 import {
+  actionErrorMessage,
   fieldOfError,
   firebaseErrorCode,
   gitHubErrorMessage,
   GITHUB_OFFLINE,
   NoAccessError,
+  passwordErrorMessage,
   PortalSignInError,
   requestAccessHref,
   resetErrorMessage,
@@ -174,5 +176,43 @@ describe('password reset messages', () => {
   it('explains a malformed address and too many requests', () => {
     expect(resetErrorMessage(firebaseError('auth/invalid-email'))).toBe('Enter a valid e-mail address.');
     expect(resetErrorMessage(firebaseError('auth/too-many-requests'))).toMatch(/Too many reset requests/);
+  });
+});
+
+describe("an account mail's link that fails", () => {
+  it('says a spent, expired or broken link needs a new one, and offers it', () => {
+    for (const code of ['auth/expired-action-code', 'auth/invalid-action-code'])
+      expect(actionErrorMessage(firebaseError(code))).toMatchObject({
+        askAgain: true,
+        message: /Ask for a new one below\.$/,
+      });
+  });
+
+  it('says a disabled or removed account is for an administrator, with no new link', () => {
+    expect(actionErrorMessage(firebaseError('auth/user-disabled'))).toEqual({
+      message: `This account has been disabled. Write to ${REQUEST_ACCESS.label} if you think it should not be.`,
+      askAgain: false,
+    });
+    expect(actionErrorMessage(firebaseError('auth/user-not-found')).message).toMatch(/no longer exists/);
+    expect(actionErrorMessage(firebaseError('auth/network-request-failed'))).toEqual({
+      message: 'Could not reach the sign-in service. Check your connection and try again.',
+      askAgain: false,
+    });
+  });
+
+  it("gives a weak password Firebase's reason, a project policy's requirements, and nothing for other errors", () => {
+    expect(passwordErrorMessage(firebaseError('auth/weak-password'))).toBe(
+      'Choose a longer password: at least 6 characters.',
+    );
+    const policy = Object.assign(
+      new Error(
+        'Firebase: Missing password requirements: [Password must contain an upper case character] (auth/password-does-not-meet-requirements).',
+      ),
+      { code: 'auth/password-does-not-meet-requirements' },
+    );
+    expect(passwordErrorMessage(policy)).toBe(
+      'This password does not meet the portal’s requirements: password must contain an upper case character.',
+    );
+    expect(passwordErrorMessage(firebaseError('auth/expired-action-code'))).toBeNull();
   });
 });

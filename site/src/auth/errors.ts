@@ -156,3 +156,49 @@ export function resetErrorMessage(error: unknown): string | null {
   if (code === 'auth/too-many-requests') return 'Too many reset requests. Wait a few minutes, then try again.';
   return signInErrorMessage(error);
 }
+
+/** What a link of an account e-mail (`/login/action`) can fail with, and whether a new link would help. */
+export interface ActionFailure {
+  message: string;
+  /** The link itself is spent or spoilt: a new one is the way on. */
+  askAgain: boolean;
+}
+
+const ACTION_FAILURES: Readonly<Record<string, ActionFailure>> = {
+  'auth/expired-action-code': {
+    message: 'This link has expired: links in our e-mails work for a limited time. Ask for a new one below.',
+    askAgain: true,
+  },
+  'auth/invalid-action-code': {
+    message: 'This link has already been used, or it is not complete. Ask for a new one below.',
+    askAgain: true,
+  },
+  'auth/user-disabled': {
+    message: `This account has been disabled. Write to ${REQUEST_ACCESS.label} if you think it should not be.`,
+    askAgain: false,
+  },
+  'auth/user-not-found': {
+    message: `The account this link was for no longer exists. Ask ${REQUEST_ACCESS.label} for a new invitation.`,
+    askAgain: false,
+  },
+};
+
+/** Plain English for a failed account action (checking or spending the link's code). */
+export function actionErrorMessage(error: unknown): ActionFailure {
+  const code = firebaseErrorCode(error);
+  return (code && ACTION_FAILURES[code]) || { message: signInErrorMessage(error), askAgain: false };
+}
+
+/**
+ * Why a password was refused, in words: Firebase's own minimum (six characters), or the
+ * project's password policy, whose requirements its message lists.
+ */
+export function passwordErrorMessage(error: unknown): string | null {
+  const code = firebaseErrorCode(error);
+  if (code === 'auth/weak-password') return 'Choose a longer password: at least 6 characters.';
+  if (code === 'auth/password-does-not-meet-requirements') {
+    const listed = /\[([^\]]+)\]/.exec(error instanceof Error ? error.message : '')?.[1];
+    return `This password does not meet the portal’s requirements${listed ? `: ${listed.toLowerCase()}` : ''}.`;
+  }
+  return null;
+}

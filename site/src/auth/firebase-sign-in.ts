@@ -27,6 +27,9 @@ interface LoginAuth {
   signInWithEmailAndPassword: (auth: Auth, email: string, password: string) => Promise<UserCredential>;
   signInWithPopup: (auth: Auth, provider: FirebaseAuthProvider) => Promise<UserCredential>;
   sendPasswordResetEmail: (auth: Auth, email: string) => Promise<void>;
+  verifyPasswordResetCode: (auth: Auth, code: string) => Promise<string>;
+  confirmPasswordReset: (auth: Auth, code: string, password: string) => Promise<void>;
+  applyActionCode: (auth: Auth, code: string) => Promise<void>;
   newGitHubProvider: () => FirebaseAuthProvider;
   signOut: (auth: Auth) => Promise<void>;
 }
@@ -71,7 +74,9 @@ async function createLoginAuth(): Promise<LoginAuth> {
     import('firebase/app').then(({ initializeApp }) => ({ initializeApp })),
     import('firebase/auth').then(
       ({
+        applyActionCode,
         browserPopupRedirectResolver,
+        confirmPasswordReset,
         connectAuthEmulator,
         GithubAuthProvider,
         initializeAuth,
@@ -80,8 +85,11 @@ async function createLoginAuth(): Promise<LoginAuth> {
         signInWithEmailAndPassword,
         signInWithPopup,
         signOut,
+        verifyPasswordResetCode,
       }) => ({
+        applyActionCode,
         browserPopupRedirectResolver,
+        confirmPasswordReset,
         connectAuthEmulator,
         GithubAuthProvider,
         initializeAuth,
@@ -90,6 +98,7 @@ async function createLoginAuth(): Promise<LoginAuth> {
         signInWithEmailAndPassword,
         signInWithPopup,
         signOut,
+        verifyPasswordResetCode,
       }),
     ),
   ]);
@@ -111,6 +120,9 @@ async function createLoginAuth(): Promise<LoginAuth> {
     signInWithEmailAndPassword: sdk.signInWithEmailAndPassword,
     signInWithPopup: sdk.signInWithPopup,
     sendPasswordResetEmail: sdk.sendPasswordResetEmail,
+    verifyPasswordResetCode: sdk.verifyPasswordResetCode,
+    confirmPasswordReset: sdk.confirmPasswordReset,
+    applyActionCode: sdk.applyActionCode,
     newGitHubProvider: () => new sdk.GithubAuthProvider(),
     signOut: sdk.signOut,
   };
@@ -217,4 +229,25 @@ export async function sendPasswordReset(email: string): Promise<{ mailbox: strin
   const login = await loadLoginAuth();
   await login.sendPasswordResetEmail(login.auth, email);
   return { mailbox: emulatorMailboxUrl(login.config) };
+}
+
+/**
+ * The account an e-mail's password link (its one-time `oobCode`) is for: Firebase checks the
+ * code is whole, unused and unexpired, and names the account's e-mail address.
+ */
+export async function checkPasswordCode(code: string): Promise<string> {
+  const login = await loadLoginAuth();
+  return login.verifyPasswordResetCode(login.auth, code);
+}
+
+/** Sets the password the link's code allows; the code is spent. */
+export async function setPasswordWithCode(code: string, password: string): Promise<void> {
+  const login = await loadLoginAuth();
+  await login.confirmPasswordReset(login.auth, code, password);
+}
+
+/** Marks the account's e-mail address verified with the code of a verification e-mail. */
+export async function verifyEmailCode(code: string): Promise<void> {
+  const login = await loadLoginAuth();
+  await login.applyActionCode(login.auth, code);
 }

@@ -246,7 +246,12 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
   const [credentialsRefused, setCredentialsRefused] = useState(false);
   // Set when the server refused the account for having no reader group: the form gives way.
   const [noAccess, setNoAccess] = useState<{ email: string | null } | null>(null);
-  const [resetting, setResetting] = useState(false);
+  // `/login?reset=1` opens on the reset form (a spent link's "Ask for a new link", /login/action);
+  // the reader's own choice wins from then on.
+  const { search } = useLocation();
+  const askedReset = useIsBrowser() && new URLSearchParams(search).get('reset') === '1';
+  const [resetChoice, setResetting] = useState<boolean | null>(null);
+  const resetting = resetChoice ?? askedReset;
   const [email, setEmail] = useState('');
   // Until React has hydrated, a click would submit the bare HTML form; the buttons wait.
   const hydrated = useIsBrowser();
@@ -254,7 +259,6 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
-
   // Fetch the SDK and its config once the reader shows they are signing in (types, or
   // points at or tabs to GitHub), so sign-in starts at once and the GitHub popup opens
   // straight from the click. Not at load: the SDK is the page's heaviest code, and it asks

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { policy } from '@portal/access';
 import {
   AccessRequestApproval,
   AccessRequestDecline,
@@ -37,7 +38,28 @@ const accessRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preHandler', guards.requireDatabase);
 
   app.get('/access-requests', { schema: { response: { 200: AccessRequestQueue, 503: ErrorAnswer } } }, async () => {
-    const names = new Map(licences.snapshot.organisations.map((organisation) => [organisation.id, organisation.name]));
+    const { organisations, licences: all } = licences.snapshot;
+    const names = new Map(organisations.map((organisation) => [organisation.id, organisation.name]));
+    /** What an organisation's live licences give now: each unit once, with its latest end. */
+    const licensedOf = (id: string) => {
+      const ends = new Map<string, Date | null>();
+      for (const licence of all)
+        if (licence.organisationId === id && licences.isLive(licence))
+          for (const unit of licence.units) {
+            // The latest end wins, and no end beats any.
+            const prior = ends.has(unit) ? (ends.get(unit) ?? null) : licence.endsAt;
+            const end =
+              prior === null || licence.endsAt === null ? null : prior > licence.endsAt ? prior : licence.endsAt;
+            ends.set(unit, end);
+          }
+      return policy.units
+        .filter((unit) => ends.has(unit.name))
+        .map((unit) => ({
+          unit: unit.name,
+          unitLabel: unit.label,
+          endsAt: ends.get(unit.name)?.toISOString() ?? null,
+        }));
+    };
     return {
       requests: (await accessRequestQueue(store.db)).map((request) => ({
         ...accessRequestInfo(request),
@@ -45,7 +67,11 @@ const accessRequests: FastifyPluginAsyncTypebox = async (app) => {
         organisation:
           request.organisationId === null
             ? null
-            : { id: request.organisationId, name: names.get(request.organisationId) ?? request.organisationId },
+            : {
+                id: request.organisationId,
+                name: names.get(request.organisationId) ?? request.organisationId,
+                licensed: licensedOf(request.organisationId),
+              },
         answeredBy: request.answeredBy,
       })),
     };

@@ -105,7 +105,7 @@ function overview(data: AccessData, licences: Licences): AccessOverview {
  * reader's next request without a rebuild, a restart or a new sign-in.
  */
 const access: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, licences, guards } = app;
+  const { store, licences, guards, readerIndex } = app;
 
   // Every call needs the database: one answer for all of them while it cannot be reached.
   app.addHook('preHandler', guards.requireDatabase);
@@ -173,9 +173,24 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
 
   const errors = { 400: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 503: ErrorAnswer };
 
-  app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () =>
-    overview(await loadAccessData(store.db), licences),
-  );
+  app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () => {
+    const view = overview(await loadAccessData(store.db), licences);
+    // Who belongs to each organisation by a verified address at its domains, placed nowhere.
+    const byDomain = new Map<string, string[]>();
+    for (const reader of await readerIndex.select((account) => account.email !== null && account.emailVerified)) {
+      const email = (reader.email as string).toLowerCase();
+      const organisation = licences.organisationOf(email, true);
+      if (!organisation || view.organisations.some((placed) => placed.members.includes(email))) continue;
+      byDomain.set(organisation.id, [...(byDomain.get(organisation.id) ?? []), email]);
+    }
+    return {
+      ...view,
+      organisations: view.organisations.map((organisation) => ({
+        ...organisation,
+        domainMembers: (byDomain.get(organisation.id) ?? []).sort(),
+      })),
+    };
+  });
 
   app.post(
     '/organisations',

@@ -84,9 +84,16 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     expect(invited.statusCode, invited.body).toBe(201);
     const { account, passwordLink } = invited.json() as { account: Json; passwordLink: string };
     expect(account).toMatchObject({ email, groups: ['partner'], claimedGroups: ['partner'], disabled: false });
-    expect(passwordLink).toMatch(/mode=resetPassword.*oobCode=/);
-    // The emulator's link sets the password given as a parameter (a real project shows a form).
-    expect((await fetch(`${passwordLink}&newPassword=first-light-42`)).status).toBe(200);
+    // The portal's own page with Firebase's one-time code, worded as a first password.
+    const link = new URL(passwordLink);
+    expect(`${link.origin}${link.pathname}`).toBe(`${new URL(ORIGIN).origin}/login/action`);
+    expect(link.searchParams.get('mode')).toBe('resetPassword');
+    expect(link.searchParams.get('invite')).toBe('1');
+    // What the page does with it: the code sets the password once.
+    await readers.setPasswordWithCode(link.searchParams.get('oobCode') as string, 'first-light-42');
+    await expect(
+      readers.setPasswordWithCode(link.searchParams.get('oobCode') as string, 'second-light-42'),
+    ).rejects.toThrow(/INVALID_OOB_CODE/);
     // Setting a password revokes by the whole second, and a sign-in within that second is
     // refused (identity.ts): the reader signs in from the next second on.
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
@@ -136,6 +143,31 @@ describe.each(['pglite', 'postgres'] as const)('the administration API on %s', (
     });
     const events = await trail(`reader=${encodeURIComponent(email)}&kind=invitation.accepted`);
     expect(events).toHaveLength(1);
+  });
+
+  it('refuses an invitation naming a group the policy does not have, by password or by provider, and keeps none', async () => {
+    for (const method of ['password', 'provider'] as const) {
+      const email = `rooted-${method}-${randomUUID().slice(0, 8)}@github.example`;
+      const refused = await call('POST', '/api/admin/invitations', admin, { email, groups: ['root'], method });
+      expect(refused.statusCode, `${method}: ${refused.body}`).toBe(400);
+      expect(refused.json()).toMatchObject({ error: expect.stringMatching(/root/) });
+      const listed = (await call('GET', '/api/admin/readers', admin)).json() as { invitations: Json[] };
+      expect(listed.invitations.map((invitation) => invitation.email)).not.toContain(email);
+    }
+  });
+
+  it('refuses to invite an address whose account is disabled, and says to enable it instead', async () => {
+    const reader = await readers.create({ groups: ['partner'] });
+    await readers.disable(reader.uid);
+    const refused = await call('POST', '/api/admin/invitations', admin, {
+      email: reader.email,
+      groups: ['partner'],
+      method: 'password',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      error: `${reader.email} has an account, which is disabled: enable it from its row instead of inviting it again`,
+    });
   });
 
   it('does not hand an invitation to an address nobody vouched for', async () => {

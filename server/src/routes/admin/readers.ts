@@ -15,7 +15,9 @@ import {
   UidParams,
 } from '@portal/contract';
 
-import { ReaderDirectory } from '../../auth/readers.js';
+import { accessOf } from '../../access-requests.js';
+import { portalActionLink } from '../../auth/action-links.js';
+import { ReaderDirectory, type ReaderAccount } from '../../auth/readers.js';
 import { openInvitations } from '../../db/activity.js';
 import type { Mail } from '../../mail.js';
 import { signedIn } from '../../plugins/app/guards.js';
@@ -28,15 +30,27 @@ import { countOf } from '../../refused.js';
  * address.
  */
 export function invitationMail(email: string, origin: string, passwordLink: string | null): Mail {
+  const intro =
+    "You are invited to read the Norigin Developer Docs: the guides and API references of Norigin Media's TV front-end packages.";
   const steps =
     passwordLink === null
       ? `Sign in at ${origin}/login with Google or GitHub, using the account of ${email}.`
-      : `Choose your password here (the link works once):\n${passwordLink}\n\nThen sign in at ${origin}/login as ${email}.`;
+      : `Choose your password here (the link works once, and signs you in):\n${passwordLink}\n\nAfterwards, sign in at ${origin}/login as ${email}.`;
+  const html =
+    passwordLink === null
+      ? `<p>${escapeHtml(intro)}</p><p>Sign in at <a href="${escapeHtml(`${origin}/login`)}">${escapeHtml(`${origin}/login`)}</a> with Google or GitHub, using the account of ${escapeHtml(email)}.</p>`
+      : `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(passwordLink)}">Choose your password</a> (the link works once, and signs you in).</p><p>Afterwards, sign in at <a href="${escapeHtml(`${origin}/login`)}">${escapeHtml(`${origin}/login`)}</a> as ${escapeHtml(email)}.</p>`;
   return {
     to: email,
     subject: 'Your invitation to the Norigin Developer Docs',
-    text: `You are invited to read the Norigin Developer Docs: the guides and API references of Norigin Media's TV front-end packages.\n\n${steps}\n`,
+    text: `${intro}\n\n${steps}\n`,
+    html,
   };
+}
+
+/** Text as HTML text or an attribute's value. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /**
@@ -45,7 +59,7 @@ export function invitationMail(email: string, origin: string, passwordLink: stri
  * (readers-service.ts), as the readers command's do, with who did what to whom.
  */
 const readers: FastifyPluginAsyncTypebox = async (app) => {
-  const { directory, readerIndex, store, identity, mailer, config, guards } = app;
+  const { directory, readerIndex, store, identity, mailer, config, guards, licences } = app;
 
   /** The administrator behind a call, their events into the trail with the request's client address. */
   const actor = async (request: FastifyRequest): Promise<Actor> => {
@@ -74,13 +88,24 @@ const readers: FastifyPluginAsyncTypebox = async (app) => {
       const { page, limit, ...query } = request.query;
       // A group filter names a group of the policy: a typo would find nothing, silently.
       if (query.group !== undefined) ReaderDirectory.checkGroups([query.group]);
-      const result = await readerIndex.query({ ...query, page: countOf(page, 100_000), limit: countOf(limit, 200) });
+      // A reader reads what their groups, their organisation's licences and their grants give.
+      const reads = (reader: ReaderAccount) =>
+        reader.email !== null &&
+        licences.unitsOf({ email: reader.email, emailVerified: reader.emailVerified, groups: reader.groups }).units
+          .length > 0;
+      const result = await readerIndex.query({
+        ...query,
+        reads,
+        page: countOf(page, 100_000),
+        limit: countOf(limit, 200),
+      });
+      const access = Object.fromEntries(result.readers.map((reader) => [reader.uid, accessOf(licences, reader)]));
       const invitations = store.readyNow ? await openInvitations(store.db) : [];
       // What the page needs to say why before anyone clicks: whose account this is, and
       // whether an administrator is the last one (readers-service.ts refuses either way).
       const administrators = await readerIndex.count(administers);
       const self = (await signedIn(request)).uid;
-      return { ...result, invitations, groups: [...policy.groups], self, administrators };
+      return { ...result, access, invitations, groups: [...policy.groups], self, administrators };
     },
   );
 
@@ -100,7 +125,9 @@ const readers: FastifyPluginAsyncTypebox = async (app) => {
         mailer?.send(invitationMail(address, origin, null));
         return reply.code(201).send({ invitation: { email: address, groups: body.groups }, mailed, ...inbox });
       }
-      const { account, passwordLink } = await service.invite(await actor(request), address, body.groups);
+      const invited = await service.invite(await actor(request), address, body.groups);
+      const { account } = invited;
+      const passwordLink = portalActionLink(invited.passwordLink, origin, { invite: true });
       mailer?.send(invitationMail(address, origin, passwordLink));
       return reply.code(201).send({ account, passwordLink, mailed, ...inbox });
     },

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 
 import { messageOf } from '@site/src/api/json-api';
+import ConfirmDialog from '@site/src/components/ConfirmDialog';
 
-import { accessRequestApi, dayOf, type QueuedAccessRequest } from './api';
+import { accessRequestApi, approvalChange, dayInWords, dayOf, type QueuedAccessRequest } from './api';
 import styles from './access-requests.module.css';
 
-/** One open request and its two answers: approve (for whom, until when) or decline (why). */
+type Scope = '' | 'reader' | 'organisation';
+
+/** One open request and its two answers: approve (for whom, until when, confirmed) or decline (why). */
 function OpenRequest({
   request,
   onAnswered,
@@ -13,8 +16,10 @@ function OpenRequest({
   request: QueuedAccessRequest;
   onAnswered: (message: string) => Promise<void>;
 }): React.JSX.Element {
-  const [scope, setScope] = useState<'reader' | 'organisation'>(request.organisation ? 'organisation' : 'reader');
+  // No default: approving for the whole organisation widens a commercial licence, so it is chosen.
+  const [scope, setScope] = useState<Scope>(request.organisation ? '' : 'reader');
   const [endsOn, setEndsOn] = useState('');
+  const [confirming, setConfirming] = useState(false);
   const [declineReason, setDeclineReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -34,6 +39,8 @@ function OpenRequest({
   }
 
   const whom = scope === 'organisation' && request.organisation ? request.organisation.name : request.email;
+  const until = dayInWords(endsOn);
+  const licensed = request.organisation?.licensed ?? [];
   return (
     <li aria-labelledby={`${id}-title`}>
       <div id={`${id}-title`}>
@@ -44,32 +51,60 @@ function OpenRequest({
         asked {dayOf(request.createdAt)} from {request.path}
       </div>
       {request.reason && <p className={styles.meta}>“{request.reason}”</p>}
+      {request.organisation && (
+        <p className={styles.meta}>
+          {request.organisation.name}’s licence now:{' '}
+          {licensed.length === 0
+            ? 'nothing'
+            : licensed
+                .map((unit) => `${unit.unitLabel} (${unit.endsAt ? `until ${dayOf(unit.endsAt)}` : 'no end'})`)
+                .join(', ')}
+          .
+        </p>
+      )}
       <div className={styles.answer}>
         <label className={styles.field}>
           Approve for
-          <select value={scope} onChange={(event) => setScope(event.target.value as 'reader' | 'organisation')}>
+          <select value={scope} onChange={(event) => setScope(event.target.value as Scope)}>
+            {request.organisation && (
+              <option value="" disabled>
+                Choose whom…
+              </option>
+            )}
             <option value="reader">{request.email} alone</option>
             {request.organisation && <option value="organisation">everyone at {request.organisation.name}</option>}
           </select>
         </label>
         <label className={styles.field}>
-          Last day (optional)
+          Last day (optional, YYYY-MM-DD)
           <input type="date" value={endsOn} onChange={(event) => setEndsOn(event.target.value)} />
+          <span className={styles.meta}>{endsOn === '' ? 'No end date' : (until ?? 'Not a day')}</span>
         </label>
         <button
           type="button"
           className="button button--primary"
-          disabled={busy}
-          onClick={() =>
+          disabled={busy || scope === '' || (endsOn !== '' && until === null)}
+          onClick={() => setConfirming(true)}
+        >
+          Approve…
+        </button>
+      </div>
+      {confirming && scope !== '' && (
+        <ConfirmDialog
+          title={`Approve ${request.unitLabel} for ${whom}?`}
+          confirm="Approve"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
             void run(
               () => accessRequestApi.approve(request.id, { for: scope, endsOn: endsOn || null }),
               `${request.unitLabel} approved for ${whom}.`,
-            )
-          }
+            );
+          }}
         >
-          Approve
-        </button>
-      </div>
+          <p>{approvalChange(request, scope, endsOn)}</p>
+        </ConfirmDialog>
+      )}
       <div className={styles.answer}>
         <label className={styles.field}>
           Reason to decline

@@ -10,6 +10,7 @@ import type {
   AccessRequestInfo,
   AccessRequestList,
   AccessRequestQueue,
+  QueuedAccessRequest,
   RefusalAnswer,
 } from '@portal/contract';
 
@@ -51,4 +52,21 @@ export function requestState(request: AccessRequestInfo): string {
   if (request.status === 'approved')
     return `Approved${request.grantedTo === 'organisation' ? ' for your organisation' : ' for you'}${until}.`;
   return `Declined: ${request.answer ?? 'no reason given'}.`;
+}
+
+/** A day typed as YYYY-MM-DD, in the site's words ("31 January 2027"), or null when it is none. */
+export function dayInWords(day: string): string | null {
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))
+    ? dayOf(`${day}T00:00:00Z`)
+    : null;
+}
+
+/** What approving `request` for `scope` until `endsOn` changes, in a sentence for the confirmation. */
+export function approvalChange(request: QueuedAccessRequest, scope: 'reader' | 'organisation', endsOn: string): string {
+  const until = dayInWords(endsOn);
+  const when = until ? `until ${until}` : 'with no end date';
+  if (scope === 'reader')
+    return `${request.email} alone will read ${request.unitLabel}, ${when}. Nobody else’s access changes${request.organisation ? `, and ${request.organisation.name}’s licence stays as it is` : ''}.`;
+  const organisation = request.organisation?.name ?? 'the organisation';
+  return `Every reader of ${organisation}, now and later, will read ${request.unitLabel}, ${when}: ${organisation}’s licence grows by this package.`;
 }

@@ -255,16 +255,21 @@ function OrganisationEditor({
 
       <h4>Members</h4>
       <p className={styles.muted}>
-        Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and these
-        readers placed here by an administrator (or an import):
+        Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and so do
+        readers an administrator (or an import) added by name.
       </p>
-      {organisation.members.length === 0 ? (
-        <p>Nobody placed here.</p>
+      {memberCount(organisation) === 0 ? (
+        <p>No members yet.</p>
       ) : (
         <ul aria-label={`Members of ${organisation.name}`}>
           {organisation.members.map((email) => (
             <li key={email} className={styles.email}>
-              {email}
+              {email} <span className={styles.muted}>(added by name)</span>
+            </li>
+          ))}
+          {(organisation.domainMembers ?? []).map((email) => (
+            <li key={email} className={styles.email}>
+              {email} <span className={styles.muted}>(by e-mail domain)</span>
             </li>
           ))}
         </ul>
@@ -286,6 +291,11 @@ function OrganisationEditor({
       </button>
     </section>
   );
+}
+
+/** Everyone in an organisation: added by name, and by a verified address at its domains. */
+function memberCount(organisation: OrganisationInfo): number {
+  return organisation.members.length + (organisation.domainMembers?.length ?? 0);
 }
 
 /** A licence's units in a few words, for the overview table. */
@@ -353,7 +363,7 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
                   <div className={styles.muted}>{organisation.domains.join(', ') || 'no domain'}</div>
                 </th>
                 <td>{licenceSummary(organisation)}</td>
-                <td>{organisation.members.length}</td>
+                <td>{memberCount(organisation)}</td>
               </tr>
             ))}
           </tbody>

@@ -28,6 +28,7 @@ import {
   PAGE_SIZE,
   readerName,
   readerStatus,
+  readsLines,
   toggleGroup,
   turnPage,
   withChanged,
@@ -438,7 +439,7 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
             <div className={styles.tableWrap}>
               <table className={clsx(styles.table, styles.stacked)}>
                 <ColumnHeads
-                  columns={['E-mail', 'Organisation', 'Groups', 'Status', 'Last sign-in', 'Created']}
+                  columns={['E-mail', 'Organisation', 'Groups', 'Reads', 'Status', 'Last sign-in', 'Created']}
                   actions
                 />
                 <tbody>
@@ -446,7 +447,8 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                     const guard = guardOf(reader, data);
                     const organisation = access ? organisationOf(reader, access) : null;
                     const made = access ? accessGroupsOf(reader, access) : [];
-                    const status = readerStatus(reader);
+                    const status = readerStatus(reader, data.access[reader.uid]);
+                    const reads = readsLines(data.access[reader.uid]);
                     return (
                       <tr key={reader.uid}>
                         <th scope="row" className={styles.email}>
@@ -482,6 +484,15 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
                                   }
                                 >
                                   {group}
+                                </span>
+                              ))}
+                        </td>
+                        <td data-label="Reads" className={styles.reads}>
+                          {reads.length === 0
+                            ? 'nothing'
+                            : reads.map((line) => (
+                                <span key={line} className={styles.readsLine}>
+                                  {line}
                                 </span>
                               ))}
                         </td>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { policy } from '@portal/access';
+
 import type { ReaderAccount } from './api';
 import {
   changeFilters,
@@ -12,6 +14,7 @@ import {
   loadDelay,
   readerName,
   readerStatus,
+  readsLines,
   toggleGroup,
   turnPage,
   guardOf,
@@ -65,6 +68,62 @@ describe('a reader in the table', () => {
     expect(readerStatus(reader({ disabled: true, groups: [] }))).toBe('disabled');
     expect(readerStatus(reader({ groups: [] }))).toBe('no access');
     expect(readerStatus(reader({ groups: ['partner'] }))).toBe('active');
+  });
+
+  it('is active when an organisation’s licence gives them something, though they have no group', () => {
+    const licensed = {
+      organisation: { id: 'northwind', name: 'Northwind Media' },
+      units: [
+        {
+          unit: 'layout',
+          unitLabel: 'Layout engine',
+          sources: [{ kind: 'licence' as const, organisation: 'Northwind Media', endsAt: '2027-01-31T23:59:59.999Z' }],
+        },
+      ],
+    };
+    expect(readerStatus(reader({ groups: [] }), licensed)).toBe('active');
+    expect(readerStatus(reader({ groups: ['partner'] }), { organisation: null, units: [] })).toBe('no access');
+    expect(readerStatus(reader({ disabled: true, groups: [] }), licensed)).toBe('disabled');
+  });
+
+  it('says what they read, a line per group, licence and grant, with the end dates', () => {
+    const everything = policy.units.filter((unit) => unit.name !== 'account');
+    expect(
+      readsLines({
+        organisation: null,
+        units: everything.map((unit) => ({
+          unit: unit.name,
+          unitLabel: unit.label,
+          sources: [{ kind: 'group' as const, group: 'staff' }],
+        })),
+      }),
+    ).toEqual(['Every page (group staff)']);
+    expect(
+      readsLines({
+        organisation: { id: 'northwind', name: 'Northwind Media' },
+        units: [
+          {
+            unit: 'layout',
+            unitLabel: 'Layout engine',
+            sources: [
+              { kind: 'group', group: 'partner' },
+              { kind: 'licence', organisation: 'Northwind Media', endsAt: '2027-01-31T23:59:59.999Z' },
+            ],
+          },
+          {
+            unit: 'whitelabel',
+            unitLabel: 'Whitelabel',
+            sources: [{ kind: 'licence', organisation: 'Northwind Media', endsAt: '2027-01-31T23:59:59.999Z' }],
+          },
+          { unit: 'blog', unitLabel: 'Blog', sources: [{ kind: 'grant', endsAt: null }] },
+        ],
+      }),
+    ).toEqual([
+      '1 package or section (group partner)',
+      'Layout engine, Whitelabel: Northwind Media’s licence, until 31 Jan 2027',
+      'Blog: granted to them, no end',
+    ]);
+    expect(readsLines(undefined)).toEqual([]);
   });
 
   it('is named by e-mail, or by id when the account has none', () => {
@@ -138,6 +197,7 @@ describe('the guards the page shows before anyone clicks', () => {
   it("follow every change: the row's status at once, the count of administrators with it", () => {
     const page = {
       readers: [admin, reader({ uid: 'a2', groups: ['admin'] })] as ReaderAccount[],
+      access: {},
       total: 2,
       page: 1,
       pages: 1,

@@ -2,6 +2,9 @@
  * The readers panel's rules, apart from React: its filters and pages, a reader's status
  * and groups, the words above the table and the confirmations asked before an action.
  */
+import { policy } from '@portal/access';
+import type { MyAccessAnswer } from '@portal/contract';
+
 import type { AccessOverview, ReaderAccount, ReaderPage } from './api';
 
 export interface ReaderFilters {
@@ -32,9 +35,47 @@ export function loadDelay(filters: ReaderFilters): number {
 
 export type ReaderStatus = 'active' | 'no access' | 'disabled';
 
-export function readerStatus(reader: ReaderAccount): ReaderStatus {
+/**
+ * A reader's status: disabled, or active when they read anything (`access`: what the server
+ * says they read, by groups, licences and grants; by their groups alone without it).
+ */
+export function readerStatus(reader: ReaderAccount, access?: MyAccessAnswer): ReaderStatus {
   if (reader.disabled) return 'disabled';
-  return reader.groups.length === 0 ? 'no access' : 'active';
+  const reads = access ? access.units.length > 0 : reader.groups.length > 0;
+  return reads ? 'active' : 'no access';
+}
+
+const day = (iso: string | null): string =>
+  iso === null
+    ? 'no end'
+    : `until ${new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}`;
+
+/**
+ * What a reader reads, a line per source, for the readers table: "Every page (group staff)",
+ * "3 packages (group partner)", "Layout engine, Whitelabel: Northwind Media’s licence, until
+ * 31 Jan 2027", "Player adapter: granted to them, no end".
+ */
+export function readsLines(access: MyAccessAnswer | undefined): string[] {
+  if (!access) return [];
+  const lines = new Map<string, string[]>();
+  for (const { unitLabel, sources } of access.units)
+    for (const source of sources) {
+      const key =
+        source.kind === 'group'
+          ? `group:${source.group}`
+          : source.kind === 'licence'
+            ? `${source.organisation}’s licence, ${day(source.endsAt)}`
+            : `granted to them, ${day(source.endsAt)}`;
+      lines.set(key, [...(lines.get(key) ?? []), unitLabel]);
+    }
+  return [...lines].map(([key, labels]) => {
+    if (!key.startsWith('group:')) return `${labels.join(', ')}: ${key}`;
+    const group = key.slice('group:'.length);
+    const every = policy.fullAccessGroups.includes(group);
+    return every
+      ? `Every page (group ${group})`
+      : `${labels.length} ${labels.length === 1 ? 'package or section' : 'packages and sections'} (group ${group})`;
+  });
 }
 
 /** How a reader is named in buttons and notices: the e-mail, or the id of an account without one. */

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { MyAccessAnswer } from '@portal/contract';
+
+import { ORIGIN, readyTestApp, signInCookie } from '../../test/harness.js';
+import type { EmulatorReaders } from '../../test/readers.js';
+import { makeTestSite } from '../../test/test-site.js';
+
+/**
+ * `GET /api/access`, the reader's own view of what they read and why, on the real emulator
+ * and the test run's database: a partner sees their organisation's licence with its end
+ * date, a company developer their group, and nobody anything of another organisation.
+ */
+describe("a reader's own access", () => {
+  let app: FastifyInstance;
+  let readers: EmulatorReaders;
+  let admin: string;
+  const suffix = randomUUID().slice(0, 8);
+  const studio = { id: `studio-${suffix}`, name: `Lumen Studio ${suffix}`, domain: `lumen-${suffix}.example` };
+  const rival = { id: `rival-${suffix}`, name: `Rival Canary ${suffix}`, domain: `rival-${suffix}.example` };
+
+  const call = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+    app.inject({ method, url, headers: { cookie, origin: ORIGIN }, ...(payload === undefined ? {} : { payload }) });
+  const accessOf = async (cookie: string) => {
+    const answer = await call('GET', '/api/access', cookie);
+    expect(answer.statusCode, answer.body).toBe(200);
+    return { json: answer.json() as MyAccessAnswer, body: answer.body };
+  };
+
+  beforeAll(async () => {
+    ({ app, readers } = await readyTestApp(await makeTestSite()));
+    const account = await readers.create({ groups: ['admin'] });
+    admin = await signInCookie(app, await readers.signIn(account.email, account.password));
+    for (const organisation of [studio, rival]) {
+      const made = await call('POST', '/api/admin/organisations', admin, {
+        id: organisation.id,
+        name: organisation.name,
+        domains: [organisation.domain],
+      });
+      expect(made.statusCode, made.body).toBe(201);
+    }
+    for (const [id, licence] of [
+      [studio.id, { units: ['layout'], endsOn: '2027-01-31' }],
+      [studio.id, { units: ['blog'] }],
+      [rival.id, { units: ['whitelabel'] }],
+    ] as const) {
+      const granted = await call('POST', `/api/admin/organisations/${id}/licences`, admin, licence);
+      expect(granted.statusCode, granted.body).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("shows a partner their organisation and each licensed package with its end, and nothing of another's", async () => {
+    const partner = await readers.create({ groups: [], email: `dev-${suffix}@${studio.domain}` });
+    const { json, body } = await accessOf(
+      await signInCookie(app, await readers.signIn(partner.email, partner.password)),
+    );
+    expect(json.organisation).toEqual({ id: studio.id, name: studio.name });
+    expect(json.units.map((unit) => [unit.unit, unit.sources])).toEqual([
+      ['layout', [{ kind: 'licence', organisation: studio.name, endsAt: '2027-01-31T23:59:59.999Z' }]],
+      ['blog', [{ kind: 'licence', organisation: studio.name, endsAt: null }]],
+    ]);
+    expect(json.units.every((unit) => unit.unitLabel.length > 0 && unit.unitLabel !== unit.unit)).toBe(true);
+    expect(body).not.toContain(rival.name);
+    expect(body).not.toContain('whitelabel');
+  });
+
+  it('shows a company developer the group every package comes from, and no organisation', async () => {
+    const staff = await readers.create({ groups: ['staff'] });
+    const { json } = await accessOf(await signInCookie(app, await readers.signIn(staff.email, staff.password)));
+    expect(json.organisation).toBeNull();
+    expect(json.units.length).toBeGreaterThan(10);
+    for (const unit of json.units) expect(unit.sources).toEqual([{ kind: 'group', group: 'staff' }]);
+  });
+
+  it('does not count a domain whose address is not verified', async () => {
+    const unverified = await readers.create({
+      groups: ['partner'],
+      email: `new-${suffix}@${studio.domain}`,
+      emailVerified: false,
+    });
+    const { json } = await accessOf(
+      await signInCookie(app, await readers.signIn(unverified.email, unverified.password)),
+    );
+    expect(json.organisation).toBeNull();
+    expect(json.units.flatMap((unit) => unit.sources.map((source) => source.kind))).not.toContain('licence');
+  });
+
+  it('answers nobody who is not signed in', async () => {
+    const anonymous = await app.inject({ url: '/api/access' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).not.toContain(studio.name);
+  });
+});
