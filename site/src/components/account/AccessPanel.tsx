@@ -16,13 +16,19 @@ export function accessSections(access: MyAccessAnswer): { title: string; labels:
       : source.kind === 'licence'
         ? `From ${source.organisation}’s licence, ${until(source.endsAt)}`
         : `Granted to you, ${until(source.endsAt)}`;
-  const sections = new Map<string, string[]>();
+  // What the organisation licenses and what was granted first: what a partner looks for.
+  const order = { licence: 0, grant: 1, group: 2 } as const;
+  const sections = new Map<string, { rank: number; labels: string[] }>();
   for (const unit of access.units)
     for (const source of unit.sources) {
       const title = titleOf(source);
-      sections.set(title, [...(sections.get(title) ?? []), unit.unitLabel]);
+      const section = sections.get(title) ?? { rank: order[source.kind], labels: [] };
+      sections.set(title, { ...section, labels: [...section.labels, unit.unitLabel] });
     }
-  return [...sections].map(([title, labels]) => {
+  const ranked = [...sections]
+    .sort(([, a], [, b]) => a.rank - b.rank)
+    .map(([title, { labels }]) => [title, labels] as const);
+  return ranked.map(([title, labels]) => {
     const group = /^Through your group (.+)$/.exec(title)?.[1];
     return group && policy.fullAccessGroups.includes(group)
       ? { title, labels: ['Every page of the portal'] }

@@ -48,7 +48,8 @@ const INCOMPLETE: ActionFailure = {
 /** The heading for what the link does. */
 function titleOf(link: ActionLink | null): string {
   if (link?.mode === 'verifyEmail') return 'Verify your e-mail address';
-  return link?.invite ? 'Choose your password' : 'Choose a new password';
+  // Before the query is read (the page as served), the words of an invitation, its most common link.
+  return link === null || link.invite ? 'Choose your password' : 'Choose a new password';
 }
 
 function PasswordForm({
