@@ -177,10 +177,11 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     const view = overview(await loadAccessData(store.db), licences);
     // Who belongs to each organisation by a verified address at its domains, placed nowhere.
     const byDomain = new Map<string, string[]>();
+    const placed = new Set(view.organisations.flatMap((organisation) => organisation.members));
     for (const reader of await readerIndex.select((account) => account.email !== null && account.emailVerified)) {
       const email = (reader.email as string).toLowerCase();
       const organisation = licences.organisationOf(email, true);
-      if (!organisation || view.organisations.some((placed) => placed.members.includes(email))) continue;
+      if (!organisation || placed.has(email)) continue;
       byDomain.set(organisation.id, [...(byDomain.get(organisation.id) ?? []), email]);
     }
     return {

@@ -1,39 +1,25 @@
 import { useEffect, useState } from 'react';
-import { policy, REQUEST_ACCESS } from '@portal/access';
+import { REQUEST_ACCESS } from '@portal/access';
 
-import type { AccessSource, MyAccessAnswer } from '@portal/contract';
+import type { MyAccessAnswer } from '@portal/contract';
+import { accessBySource } from '@site/src/access/sources';
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
 import { dayOf } from '@site/src/components/access-requests/api';
 
 import styles from './account.module.css';
 
-/** The reader's access as one list per source: each group, each licence and end, each grant and end. */
+/** The reader's access as one list per source, titled in their words. */
 export function accessSections(access: MyAccessAnswer): { title: string; labels: string[] }[] {
   const until = (endsAt: string | null) => (endsAt === null ? 'with no end date' : `until ${dayOf(endsAt)}`);
-  const titleOf = (source: AccessSource): string =>
-    source.kind === 'group'
-      ? `Through your group ${source.group}`
-      : source.kind === 'licence'
-        ? `From ${source.organisation}’s licence, ${until(source.endsAt)}`
-        : `Granted to you, ${until(source.endsAt)}`;
-  // What the organisation licenses and what was granted first: what a partner looks for.
-  const order = { licence: 0, grant: 1, group: 2 } as const;
-  const sections = new Map<string, { rank: number; labels: string[] }>();
-  for (const unit of access.units)
-    for (const source of unit.sources) {
-      const title = titleOf(source);
-      const section = sections.get(title) ?? { rank: order[source.kind], labels: [] };
-      sections.set(title, { ...section, labels: [...section.labels, unit.unitLabel] });
-    }
-  const ranked = [...sections]
-    .sort(([, a], [, b]) => a.rank - b.rank)
-    .map(([title, { labels }]) => [title, labels] as const);
-  return ranked.map(([title, labels]) => {
-    const group = /^Through your group (.+)$/.exec(title)?.[1];
-    return group && policy.fullAccessGroups.includes(group)
-      ? { title, labels: ['Every page of the portal'] }
-      : { title, labels };
-  });
+  return accessBySource(access).map(({ source, labels, everything }) => ({
+    title:
+      source.kind === 'group'
+        ? `Through your group ${source.group}`
+        : source.kind === 'licence'
+          ? `From ${source.organisation}’s licence, ${until(source.endsAt)}`
+          : `Granted to you, ${until(source.endsAt)}`,
+    labels: everything ? ['Every page of the portal'] : labels,
+  }));
 }
 
 const failure = (status: number, body: unknown): string =>

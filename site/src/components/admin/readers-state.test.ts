@@ -86,7 +86,7 @@ describe('a reader in the table', () => {
     expect(readerStatus(reader({ disabled: true, groups: [] }), licensed)).toBe('disabled');
   });
 
-  it('says what they read, a line per group, licence and grant, with the end dates', () => {
+  it('says what they read, a line per licence, grant and group, in that order, with the end dates', () => {
     const everything = policy.units.filter((unit) => unit.name !== 'account');
     expect(
       readsLines({
@@ -119,9 +119,9 @@ describe('a reader in the table', () => {
         ],
       }),
     ).toEqual([
-      '1 package or section (group partner)',
       'Layout engine, Whitelabel: Northwind Media’s licence, until 31 Jan 2027',
       'Blog: granted to them, no end',
+      '1 package or section (group partner)',
     ]);
     expect(readsLines(undefined)).toEqual([]);
   });

@@ -2,8 +2,8 @@
  * The readers panel's rules, apart from React: its filters and pages, a reader's status
  * and groups, the words above the table and the confirmations asked before an action.
  */
-import { policy } from '@portal/access';
 import type { MyAccessAnswer } from '@portal/contract';
+import { accessBySource } from '@site/src/access/sources';
 
 import type { AccessOverview, ReaderAccount, ReaderPage } from './api';
 
@@ -57,24 +57,12 @@ const day = (iso: string | null): string =>
  */
 export function readsLines(access: MyAccessAnswer | undefined): string[] {
   if (!access) return [];
-  const lines = new Map<string, string[]>();
-  for (const { unitLabel, sources } of access.units)
-    for (const source of sources) {
-      const key =
-        source.kind === 'group'
-          ? `group:${source.group}`
-          : source.kind === 'licence'
-            ? `${source.organisation}’s licence, ${day(source.endsAt)}`
-            : `granted to them, ${day(source.endsAt)}`;
-      lines.set(key, [...(lines.get(key) ?? []), unitLabel]);
-    }
-  return [...lines].map(([key, labels]) => {
-    if (!key.startsWith('group:')) return `${labels.join(', ')}: ${key}`;
-    const group = key.slice('group:'.length);
-    const every = policy.fullAccessGroups.includes(group);
-    return every
-      ? `Every page (group ${group})`
-      : `${labels.length} ${labels.length === 1 ? 'package or section' : 'packages and sections'} (group ${group})`;
+  return accessBySource(access).map(({ source, labels, everything }) => {
+    if (source.kind === 'licence')
+      return `${labels.join(', ')}: ${source.organisation}’s licence, ${day(source.endsAt)}`;
+    if (source.kind === 'grant') return `${labels.join(', ')}: granted to them, ${day(source.endsAt)}`;
+    if (everything) return `Every page (group ${source.group})`;
+    return `${labels.length} ${labels.length === 1 ? 'package or section' : 'packages and sections'} (group ${source.group})`;
   });
 }
 
