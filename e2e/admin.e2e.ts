@@ -147,6 +147,10 @@ test.describe('the administration page', () => {
     await expect(page.getByRole('list', { name: `Members of ${organisation.name}` })).toHaveText(
       `${email} (by e-mail domain)`,
     );
+    // Its access report, for the account manager, names them with the licence's end.
+    const report = page.getByRole('link', { name: 'access report (CSV)' });
+    const download = await page.request.get(String(await report.getAttribute('href')));
+    expect(await download.text()).toContain(`${email},e-mail domain,Layout engine,layout,licence,2027-01-31`);
     await context.close();
   });
 

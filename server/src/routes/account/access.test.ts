@@ -91,9 +91,56 @@ describe("a reader's own access", () => {
     expect(json.units.flatMap((unit) => unit.sources.map((source) => source.kind))).not.toContain('licence');
   });
 
+  it("gives administrators an organisation's access report as CSV: its readers by domain and by name, nobody of another", async () => {
+    const member = await readers.create({ groups: [], email: `lead-${suffix}@${studio.domain}` });
+    await signInCookie(app, await readers.signIn(member.email, member.password));
+    const canary = await readers.create({ groups: [], email: `canary-${suffix}@${rival.domain}` });
+    await signInCookie(app, await readers.signIn(canary.email, canary.password));
+    const consultant = `consultant-${suffix}@freelance.example`;
+    const placed = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/memberships/${encodeURIComponent(consultant)}`,
+      headers: { cookie: admin, origin: ORIGIN },
+      payload: { organisation: studio.id, groups: [] },
+    });
+    expect(placed.statusCode, placed.body).toBe(204);
+
+    const report = await app.inject({
+      url: `/api/admin/organisations/${studio.id}/access.csv`,
+      headers: { cookie: admin },
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(report.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="access-${studio.id}-`));
+    const lines = report.body.trim().split('\n');
+    expect(lines[0]).toBe('email,member_by,package,unit,from,ends_on');
+    expect(lines).toContain(`${consultant},added by name,Layout engine,layout,licence,2027-01-31`);
+    expect(lines).toContain(`${member.email},e-mail domain,Layout engine,layout,licence,2027-01-31`);
+    expect(lines).toContain(`${member.email},e-mail domain,Blog,blog,licence,`);
+    expect(report.body).not.toContain(canary.email);
+    expect(report.body).not.toContain('whitelabel');
+
+    const partner = await readers.create({ groups: ['partner'] });
+    const refused = await app.inject({
+      url: `/api/admin/organisations/${studio.id}/access.csv`,
+      headers: { cookie: await signInCookie(app, await readers.signIn(partner.email, partner.password)) },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain(member.email);
+    const missing = await app.inject({
+      url: '/api/admin/organisations/nobody-here/access.csv',
+      headers: { cookie: admin },
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'No organisation "nobody-here"' });
+  });
+
   it('answers nobody who is not signed in', async () => {
     const anonymous = await app.inject({ url: '/api/access' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.body).not.toContain(studio.name);
+    const report = await app.inject({ url: `/api/admin/organisations/${studio.id}/access.csv` });
+    expect(report.statusCode).toBe(401);
+    expect(report.body).not.toContain(studio.domain);
   });
 });

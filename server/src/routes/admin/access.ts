@@ -18,6 +18,7 @@ import {
   OrganisationChange,
 } from '@portal/contract';
 
+import { accessOf } from '../../access-requests.js';
 import type { Licences } from '../../auth/licences.js';
 import type { AuditEvent } from '../../db/audit.js';
 import type { Transaction } from '../../db/database.js';
@@ -37,6 +38,7 @@ import {
 } from '../../db/licences.js';
 import { signedIn } from '../../plugins/app/guards.js';
 import { Refused } from '../../refused.js';
+import { spreadsheetCsv } from '../../spreadsheet-csv.js';
 
 /** The end of a licence's last day, UTC, or null for one that does not end. */
 const endOf = (day: string | null | undefined): Date | null | undefined => {
@@ -236,6 +238,71 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
         if (!(await deleteOrganisation(tx, id))) throw new Refused(404, `No organisation "${id}"`);
         return { organisation: id, action: 'removed' };
       });
+    },
+  );
+
+  /**
+   * The access report of one organisation, for its account manager: a row per reader and
+   * package, with where it comes from (the organisation's licence, a grant of the reader's
+   * own, a group) and until when. Its readers are those added by name and those the portal
+   * knows at its verified domains.
+   */
+  app.get(
+    '/organisations/:id/access.csv',
+    {
+      schema: {
+        params: IdParams,
+        produces: ['text/csv'],
+        response: {
+          200: {
+            description: 'email,member_by,package,unit,from,ends_on',
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+          404: ErrorAnswer,
+          503: ErrorAnswer,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const organisation = licences.snapshot.organisations.find((candidate) => candidate.id === id);
+      if (!organisation) throw new Refused(404, `No organisation "${id}"`);
+      const placed = new Set(
+        licences.snapshot.memberships.filter((member) => member.organisationId === id).map((member) => member.email),
+      );
+      const known = new Map<string, { email: string; emailVerified: boolean; groups: readonly string[] }>();
+      for (const reader of await readerIndex.select((account) => account.email !== null))
+        known.set((reader.email as string).toLowerCase(), { ...reader, email: (reader.email as string).toLowerCase() });
+      const members = new Set([
+        ...placed,
+        ...[...known.values()]
+          .filter((reader) => licences.organisationOf(reader.email, reader.emailVerified)?.id === id)
+          .map((reader) => reader.email),
+      ]);
+      const day = (endsAt: string | null) => endsAt?.slice(0, 10) ?? '';
+      const rows: string[][] = [];
+      for (const email of [...members].sort()) {
+        // A reader added by name who never signed in yet reads what the organisation's licence gives.
+        const account = known.get(email) ?? { email, emailVerified: false, groups: [] };
+        const by = placed.has(email) ? 'added by name' : 'e-mail domain';
+        for (const unit of accessOf(licences, account).units)
+          for (const source of unit.sources)
+            rows.push([
+              email,
+              by,
+              unit.unitLabel,
+              unit.unit,
+              source.kind === 'group' ? `group ${source.group}` : source.kind === 'licence' ? 'licence' : 'grant',
+              source.kind === 'group' ? '' : day(source.endsAt),
+            ]);
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="access-${id}-${new Date().toISOString().slice(0, 10)}.csv"`,
+        )
+        .send(spreadsheetCsv(['email', 'member_by', 'package', 'unit', 'from', 'ends_on'], rows));
     },
   );
 

@@ -256,7 +256,11 @@ function OrganisationEditor({
       <h4>Members</h4>
       <p className={styles.muted}>
         Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and so do
-        readers an administrator (or an import) added by name.
+        readers an administrator (or an import) added by name. The{' '}
+        <a href={`/api/admin/organisations/${encodeURIComponent(organisation.id)}/access.csv`} download>
+          access report (CSV)
+        </a>{' '}
+        lists what each of them reads and until when, for the account manager.
       </p>
       {memberCount(organisation) === 0 ? (
         <p>No members yet.</p>
