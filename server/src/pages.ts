@@ -6,7 +6,8 @@ import { AUTH_ERROR_MESSAGES } from './auth/errors.js';
 
 const SITE_TITLE = 'Norigin Developer Docs';
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text as HTML text or an attribute's value (these pages, and the HTML copy of the portal's mail). */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -15,7 +16,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escape(title)} | ${SITE_TITLE}</title>
+<title>${escapeHtml(title)} | ${SITE_TITLE}</title>
 <link rel="icon" href="/img/favicon.svg">
 <style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#fff;color:#1c1e21;line-height:1.55}
@@ -43,8 +44,8 @@ export function unavailablePage(retryPath: string): string {
   return page(
     'Sign-in service unavailable',
     `<h1>We cannot check your sign-in right now</h1>
-<p>${escape(AUTH_ERROR_MESSAGES.unavailable)} This page is for signed-in readers, and nothing is wrong with your account.</p>
-<p class="actions"><a class="primary" href="${escape(retryPath)}">Try again</a> <a href="/">Home</a></p>`,
+<p>${escapeHtml(AUTH_ERROR_MESSAGES.unavailable)} This page is for signed-in readers, and nothing is wrong with your account.</p>
+<p class="actions"><a class="primary" href="${escapeHtml(retryPath)}">Try again</a> <a href="/">Home</a></p>`,
   );
 }
 
@@ -67,9 +68,9 @@ export function noAccessPage({
   return page(
     'No access to this page',
     `<h1>You do not have access to this page</h1>
-<p>You are signed in as <strong>${escape(email)}</strong>. This page is for other readers of the Norigin developer docs, so it is not shown to your account.</p>
-<p>If you need it for your work, ask ${escape(contact.label)} at <a href="${escape(mailto)}">${escape(contact.email)}</a>, naming the page.</p>
-<p class="actions"><a class="primary" href="/">Go to the home page</a> <a href="${escape(mailto)}">Ask for access</a> <a href="${escape(loginUrlFor(path))}">Use another account</a></p>`,
+<p>You are signed in as <strong>${escapeHtml(email)}</strong>. This page is for other readers of the Norigin developer docs, so it is not shown to your account.</p>
+<p>If you need it for your work, ask ${escapeHtml(contact.label)} at <a href="${escapeHtml(mailto)}">${escapeHtml(contact.email)}</a>, naming the page.</p>
+<p class="actions"><a class="primary" href="/">Go to the home page</a> <a href="${escapeHtml(mailto)}">Ask for access</a> <a href="${escapeHtml(loginUrlFor(path))}">Use another account</a></p>`,
   );
 }
 
@@ -77,8 +78,8 @@ export function noAccessPage({
 export function oauthErrorPage(title: string, message: string): string {
   return page(
     title,
-    `<h1>${escape(title)}</h1>
-<p>${escape(message)}</p>
+    `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
 <p>Start the connection again from your assistant. If it keeps failing, the address it was given may be wrong.</p>
 <p class="actions"><a class="primary" href="/">Go to the home page</a></p>`,
   );
@@ -105,10 +106,10 @@ export function oauthConsentPage({
 }): string {
   return page(
     `Allow ${clientName} to read the docs?`,
-    `<h1>Allow <strong>${escape(clientName)}</strong> to read the docs as you?</h1>
-<p>An application that calls itself <strong>${escape(clientName)}</strong> (this name is its own, not checked by the portal; client ${escape(clientId)}) asks to read the Norigin Developer Docs as <strong>${escape(email)}</strong>, through the portal's MCP server.</p>
+    `<h1>Allow <strong>${escapeHtml(clientName)}</strong> to read the docs as you?</h1>
+<p>An application that calls itself <strong>${escapeHtml(clientName)}</strong> (this name is its own, not checked by the portal; client ${escapeHtml(clientId)}) asks to read the Norigin Developer Docs as <strong>${escapeHtml(email)}</strong>, through the portal's MCP server.</p>
 <p>It will be able to search and read the pages you may read, and nothing else: ${sections.map(escape).join(', ')}. It cannot change anything, and it stops reading what you lose access to.</p>
-<p>After you answer, you go back to <strong>${escape(redirectTo)}</strong>. You can revoke it at any time under Connected apps on your <a href="/account">account page</a>.</p>
-<p class="actions"><form method="post" action="${escape(action)}"><button type="submit" name="decision" value="allow">Allow</button></form> <form method="post" action="${escape(action)}"><button class="secondary" type="submit" name="decision" value="deny">Deny</button></form></p>`,
+<p>After you answer, you go back to <strong>${escapeHtml(redirectTo)}</strong>. You can revoke it at any time under Connected apps on your <a href="/account">account page</a>.</p>
+<p class="actions"><form method="post" action="${escapeHtml(action)}"><button type="submit" name="decision" value="allow">Allow</button></form> <form method="post" action="${escapeHtml(action)}"><button class="secondary" type="submit" name="decision" value="deny">Deny</button></form></p>`,
   );
 }

@@ -104,6 +104,22 @@ describe("a reader's own access", () => {
       payload: { organisation: studio.id, groups: [] },
     });
     expect(placed.statusCode, placed.body).toBe(204);
+    // A membership that gives a group and places nowhere leaves the reader with their domain's organisation.
+    const group = `reviewers-${suffix}`;
+    const made = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/access-groups/${group}`,
+      headers: { cookie: admin, origin: ORIGIN },
+      payload: { label: 'Reviewers', units: ['conventions'] },
+    });
+    expect(made.statusCode, made.body).toBe(204);
+    const grouped = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/memberships/${encodeURIComponent(member.email)}`,
+      headers: { cookie: admin, origin: ORIGIN },
+      payload: { organisation: null, groups: [group] },
+    });
+    expect(grouped.statusCode, grouped.body).toBe(204);
 
     const report = await app.inject({
       url: `/api/admin/organisations/${studio.id}/access.csv`,
@@ -117,6 +133,7 @@ describe("a reader's own access", () => {
     expect(lines).toContain(`${consultant},added by name,Layout engine,layout,licence,2027-01-31`);
     expect(lines).toContain(`${member.email},e-mail domain,Layout engine,layout,licence,2027-01-31`);
     expect(lines).toContain(`${member.email},e-mail domain,Blog,blog,licence,`);
+    expect(lines).toContain(`${member.email},e-mail domain,Portal conventions,conventions,group ${group},`);
     expect(report.body).not.toContain(canary.email);
     expect(report.body).not.toContain('whitelabel');
 

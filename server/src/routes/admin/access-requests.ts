@@ -40,18 +40,15 @@ const accessRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/access-requests', { schema: { response: { 200: AccessRequestQueue, 503: ErrorAnswer } } }, async () => {
     const { organisations, licences: all } = licences.snapshot;
     const names = new Map(organisations.map((organisation) => [organisation.id, organisation.name]));
+    /** The later of two ends; no end (null) is later than any. */
+    const later = (a: Date | null, b: Date | null) => (a === null || b === null ? null : a > b ? a : b);
     /** What an organisation's live licences give now: each unit once, with its latest end. */
     const licensedOf = (id: string) => {
       const ends = new Map<string, Date | null>();
       for (const licence of all)
         if (licence.organisationId === id && licences.isLive(licence))
-          for (const unit of licence.units) {
-            // The latest end wins, and no end beats any.
-            const prior = ends.has(unit) ? (ends.get(unit) ?? null) : licence.endsAt;
-            const end =
-              prior === null || licence.endsAt === null ? null : prior > licence.endsAt ? prior : licence.endsAt;
-            ends.set(unit, end);
-          }
+          for (const unit of licence.units)
+            ends.set(unit, ends.has(unit) ? later(ends.get(unit) ?? null, licence.endsAt) : licence.endsAt);
       return policy.units
         .filter((unit) => ends.has(unit.name))
         .map((unit) => ({

@@ -19,7 +19,7 @@ import {
 } from '@portal/contract';
 
 import { accessOf } from '../../access-requests.js';
-import type { Licences } from '../../auth/licences.js';
+import type { AccountAccess, Licences } from '../../auth/licences.js';
 import type { AuditEvent } from '../../db/audit.js';
 import type { Transaction } from '../../db/database.js';
 import {
@@ -175,22 +175,50 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
 
   const errors = { 400: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 503: ErrorAnswer };
 
+  /**
+   * The readers of each organisation the portal knows, by e-mail: those added by name (placed
+   * there; they may not have signed in yet) and the accounts at its verified domains placed
+   * nowhere, each with what `accessOf` needs (a placed reader without an account: no groups).
+   */
+  const membersByOrganisation = async () => {
+    const members = new Map<string, { email: string; by: 'name' | 'domain'; account: AccountAccess }[]>();
+    const add = (organisation: string, member: { email: string; by: 'name' | 'domain'; account: AccountAccess }) =>
+      members.set(organisation, [...(members.get(organisation) ?? []), member]);
+    const accounts = new Map<string, AccountAccess>();
+    for (const reader of await readerIndex.select((account) => account.email !== null)) {
+      const email = (reader.email as string).toLowerCase();
+      accounts.set(email, { email, emailVerified: reader.emailVerified, groups: reader.groups });
+    }
+    for (const { email, organisationId } of licences.snapshot.memberships)
+      if (organisationId !== null)
+        add(organisationId, {
+          email,
+          by: 'name',
+          account: accounts.get(email) ?? { email, emailVerified: false, groups: [] },
+        });
+    // Placed in an organisation (a membership may hold groups only, and place nowhere).
+    const placed = new Set(
+      licences.snapshot.memberships.filter((member) => member.organisationId !== null).map((member) => member.email),
+    );
+    for (const account of accounts.values()) {
+      const organisation = account.emailVerified ? licences.organisationOf(account.email, true) : null;
+      if (organisation && !placed.has(account.email))
+        add(organisation.id, { email: account.email, by: 'domain', account });
+    }
+    for (const list of members.values()) list.sort((a, b) => a.email.localeCompare(b.email));
+    return members;
+  };
+
   app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () => {
     const view = overview(await loadAccessData(store.db), licences);
-    // Who belongs to each organisation by a verified address at its domains, placed nowhere.
-    const byDomain = new Map<string, string[]>();
-    const placed = new Set(view.organisations.flatMap((organisation) => organisation.members));
-    for (const reader of await readerIndex.select((account) => account.email !== null && account.emailVerified)) {
-      const email = (reader.email as string).toLowerCase();
-      const organisation = licences.organisationOf(email, true);
-      if (!organisation || placed.has(email)) continue;
-      byDomain.set(organisation.id, [...(byDomain.get(organisation.id) ?? []), email]);
-    }
+    const members = await membersByOrganisation();
     return {
       ...view,
       organisations: view.organisations.map((organisation) => ({
         ...organisation,
-        domainMembers: (byDomain.get(organisation.id) ?? []).sort(),
+        domainMembers: (members.get(organisation.id) ?? [])
+          .filter((member) => member.by === 'domain')
+          .map((member) => member.email),
       })),
     };
   });
@@ -267,35 +295,19 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const organisation = licences.snapshot.organisations.find((candidate) => candidate.id === id);
       if (!organisation) throw new Refused(404, `No organisation "${id}"`);
-      const placed = new Set(
-        licences.snapshot.memberships.filter((member) => member.organisationId === id).map((member) => member.email),
-      );
-      const known = new Map<string, { email: string; emailVerified: boolean; groups: readonly string[] }>();
-      for (const reader of await readerIndex.select((account) => account.email !== null))
-        known.set((reader.email as string).toLowerCase(), { ...reader, email: (reader.email as string).toLowerCase() });
-      const members = new Set([
-        ...placed,
-        ...[...known.values()]
-          .filter((reader) => licences.organisationOf(reader.email, reader.emailVerified)?.id === id)
-          .map((reader) => reader.email),
-      ]);
       const day = (endsAt: string | null) => endsAt?.slice(0, 10) ?? '';
       const rows: string[][] = [];
-      for (const email of [...members].sort()) {
-        // A reader added by name who never signed in yet reads what the organisation's licence gives.
-        const account = known.get(email) ?? { email, emailVerified: false, groups: [] };
-        const by = placed.has(email) ? 'added by name' : 'e-mail domain';
+      for (const { email, by, account } of (await membersByOrganisation()).get(id) ?? [])
         for (const unit of accessOf(licences, account).units)
           for (const source of unit.sources)
             rows.push([
               email,
-              by,
+              by === 'name' ? 'added by name' : 'e-mail domain',
               unit.unitLabel,
               unit.unit,
               source.kind === 'group' ? `group ${source.group}` : source.kind === 'licence' ? 'licence' : 'grant',
               source.kind === 'group' ? '' : day(source.endsAt),
             ]);
-      }
       return reply
         .type('text/csv; charset=utf-8')
         .header(

@@ -20,6 +20,7 @@ import { portalActionLink } from '../../auth/action-links.js';
 import { ReaderDirectory, type ReaderAccount } from '../../auth/readers.js';
 import { openInvitations } from '../../db/activity.js';
 import type { Mail } from '../../mail.js';
+import { escapeHtml } from '../../pages.js';
 import { signedIn } from '../../plugins/app/guards.js';
 import { administers, ReaderService, type Actor } from '../../readers-service.js';
 import { countOf } from '../../refused.js';
@@ -46,11 +47,6 @@ export function invitationMail(email: string, origin: string, passwordLink: stri
     text: `${intro}\n\n${steps}\n`,
     html,
   };
-}
-
-/** Text as HTML text or an attribute's value. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /**

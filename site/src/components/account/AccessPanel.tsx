@@ -3,7 +3,7 @@ import { REQUEST_ACCESS } from '@portal/access';
 
 import type { MyAccessAnswer } from '@portal/contract';
 import { accessBySource } from '@site/src/access/sources';
-import { jsonRequest, serverReason } from '@site/src/api/json-api';
+import { jsonRequest, messageOf, serverReason } from '@site/src/api/json-api';
 import { dayOf } from '@site/src/components/access-requests/api';
 
 import styles from './account.module.css';
@@ -22,10 +22,12 @@ export function accessSections(access: MyAccessAnswer): { title: string; labels:
   }));
 }
 
+const LOAD_FAILED = 'What you can read could not be loaded right now. Reload the page to try again.';
+
 const failure = (status: number, body: unknown): string =>
   status === 401
     ? 'Your session has ended. Sign in again to see what you can read.'
-    : (serverReason(body) ?? 'What you can read could not be loaded right now. Reload the page to try again.');
+    : (serverReason(body) ?? LOAD_FAILED);
 
 /**
  * "What you can read" on `/account` (`GET /api/access`): the reader's organisation, and each
@@ -36,7 +38,7 @@ export default function AccessPanel(): React.JSX.Element {
   useEffect(() => {
     jsonRequest<MyAccessAnswer>('GET', '/api/access', undefined, failure).then(
       (access) => setState({ access }),
-      (caught: unknown) => setState({ error: (caught as Error).message }),
+      (caught: unknown) => setState({ error: messageOf(caught, LOAD_FAILED) }),
     );
   }, []);
 
