@@ -38,6 +38,33 @@ const templates: Template[] = [
     },
   },
   {
+    name: 'who reads a package (administration)',
+    path: '/admin/organisations?tab=packages',
+    admin: true,
+    prepare: async (page) => {
+      await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout engine' });
+      await expect(page.getByRole('region', { name: 'Who reads Layout engine' })).toBeVisible();
+    },
+  },
+  // The other administration pages, each once its answer is shown (the readers page is checked with a row menu open in admin.e2e.ts).
+  ...(
+    [
+      ['access requests', '/admin/requests', 'Loading the requests…'],
+      ['insights', '/admin/insights', 'Loading the insights…'],
+      ['audit trail', '/admin/audit', 'Loading the trail…'],
+      ['tokens', '/admin/tokens', 'Loading the tokens…'],
+      ['sources', '/admin/sources', 'Loading the package sources…'],
+    ] as const
+  ).map(([name, path, loading]): Template => ({
+    name: `${name} (administration)`,
+    path,
+    admin: true,
+    prepare: async (page) => {
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText(loading)).toHaveCount(0);
+    },
+  })),
+  {
     // With a token, so that its row and Revoke button are checked too.
     name: 'account',
     path: '/account',

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { Page } from '@playwright/test';
 
-import { expect, hydrated, test } from './fixtures';
+import { axe, expect, hydrated, test } from './fixtures';
 import { layoutShift } from './layout-shift';
+import { openMail } from './mail';
 import { adminReader, emulatorReaders, signedInContext } from './readers';
 
 /** An organisation of `domain` licensed for `units`, made through the admin API as an administrator does. */
@@ -183,6 +184,69 @@ test.describe('asking for access', () => {
       await expect(page.getByText(`of Steady Broadcasting Partners ${suffix}.`)).toBeVisible();
       expect(await layoutShift(page), `at ${viewport.width} px`).toBe(0);
     }
+    await context.close();
+    await admin.context.close();
+  });
+});
+
+test.describe('a licence that ends soon', () => {
+  test("its organisation's contact gets the mail in MailDev, and its readers see the banner on every page", async ({
+    browser,
+    baseURL,
+  }) => {
+    const origin = String(baseURL);
+    const suffix = randomUUID().slice(0, 8);
+    const [id, name, domain] = [`ending-${suffix}`, `Ending ${suffix}`, `ending-${suffix}.example`];
+    const admin = await signedInContext(browser, origin, adminReader);
+    const post = (url: string, data: unknown) =>
+      admin.page.request.post(`${origin}${url}`, { data, headers: { origin } });
+    expect(
+      (await post('/api/admin/organisations', { id, name, domains: [domain], contact: `apps@${domain}` })).status(),
+    ).toBe(201);
+    const ends = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000);
+    const endsOn = ends.toISOString().slice(0, 10);
+    const day = ends.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    expect((await post(`/api/admin/organisations/${id}/licences`, { units: ['layout'], endsOn })).status()).toBe(201);
+
+    // The contact's mail, as they read it in MailDev (a browser of their own: MailDev's page logs its own errors).
+    const inbox = await browser.newContext();
+    const mail = await openMail(
+      await inbox.newPage(),
+      `apps@${domain}`,
+      `${name}'s licence of the Norigin Developer Docs ends on ${day}`,
+    );
+    await expect(mail.locator('body')).toContainText(`${name}'s licence ends on ${day}, in 10 days`);
+    await expect(mail.locator('li')).toHaveText(['Layout engine']);
+    await expect(mail.getByRole('link')).toHaveAttribute('href', /^mailto:/);
+    await inbox.close();
+
+    // A reader of theirs sees the banner above the navbar, on a doc page and on their account page.
+    const reader = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
+    const { context, page: readerPage } = await signedInContext(browser, origin, reader);
+    await readerPage.goto('/docs/layout-engine/');
+    await hydrated(readerPage);
+    const banner = readerPage.getByRole('region', { name: 'Your licence' });
+    await expect(banner).toHaveText(
+      `${name}'s licence ends on ${day}: after that day you can no longer read Layout engine. See what you read and ask to renew`,
+    );
+    // axe on the page with the banner, in both colour modes.
+    for (const mode of ['light', 'dark'] as const) {
+      await readerPage.evaluate((theme) => document.documentElement.setAttribute('data-theme', theme), mode);
+      await readerPage.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+      const serious = (await axe(readerPage)).violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => ({ rule: violation.id, nodes: violation.nodes.slice(0, 5).map((node) => node.target) }));
+      expect(serious, `${mode}: ${JSON.stringify(serious)}`).toEqual([]);
+    }
+    await banner.getByRole('link', { name: 'See what you read and ask to renew' }).click();
+    await expect(readerPage).toHaveURL(/\/account\/?$/);
+    await expect(readerPage.getByRole('region', { name: 'Your licence' })).toBeVisible();
+
+    // Nobody else sees it: the administrator, on the same page.
+    await admin.page.goto('/docs/layout-engine/');
+    await hydrated(admin.page);
+    await expect(admin.page.locator('html')).toHaveClass(/portal-signed-in/);
+    await expect(admin.page.getByRole('region', { name: 'Your licence' })).toHaveCount(0);
     await context.close();
     await admin.context.close();
   });

@@ -41,7 +41,7 @@ test.describe('the organisations page', () => {
 
     // Its licence: two units from the picker, with an end date.
     const editor = page.getByRole('region', { name: new RegExp(name) });
-    const picker = editor.getByRole('group', { name: /New licence: units/ });
+    const picker = editor.getByRole('group', { name: /New licence: packages/ });
     await picker
       .getByRole('group', { name: 'Adapters' })
       .getByLabel(/Shaka adapter/)
@@ -50,9 +50,10 @@ test.describe('the organisations page', () => {
       .getByRole('group', { name: 'Other' })
       .getByLabel(/Layout engine/)
       .check();
-    await editor.getByLabel('Reads until (empty: no end)').last().fill('2030-06-30');
+    await editor.getByLabel('Last day (empty: no end)').last().fill('2030-06-30');
+    await expect(editor.getByText('30 June 2030')).toBeVisible();
     await editor.getByRole('button', { name: 'Grant licence' }).click();
-    await expect(editor.getByRole('status').filter({ hasText: `${name} now reads 2 more unit(s)` })).toBeVisible();
+    await expect(editor.getByRole('status').filter({ hasText: `${name} now reads 2 more package(s)` })).toBeVisible();
     const licences = editor.getByRole('list', { name: `Licences of ${name}` });
     await expect(licences.getByRole('listitem')).toHaveCount(1);
     await expect(licences).toContainText('Shaka adapter');
@@ -62,6 +63,8 @@ test.describe('the organisations page', () => {
     // Three readers from a CSV: the preview first, then the import.
     const emails = ['ana', 'bo', 'cy'].map((who) => `${who}-${suffix}@e2e-readers.example`);
     const csv = ['email,organisation,groups', ...emails.map((email) => `${email},${id},`)].join('\n');
+    const tabs = page.getByRole('tablist');
+    await tabs.getByRole('tab', { name: 'Import and export' }).click();
     await page.getByLabel('CSV file to import').setInputFiles({
       name: 'readers.csv',
       mimeType: 'text/csv',
@@ -78,10 +81,22 @@ test.describe('the organisations page', () => {
     await expect(editor.getByRole('list', { name: `Members of ${name}` })).toHaveCount(0);
     await apply.click();
     await expect(page.getByRole('status').filter({ hasText: 'Imported readers.csv: 3 new' })).toBeVisible();
+    await tabs.getByRole('tab', { name: 'Organisations and licences' }).click();
     const members = editor.getByRole('list', { name: `Members of ${name}` });
     for (const email of emails) await expect(members).toContainText(email);
 
+    // Who reads one of its packages: its organisation, with its readers.
+    await tabs.getByRole('tab', { name: 'Who reads a package' }).click();
+    await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout engine' });
+    const who = page.getByRole('region', { name: 'Who reads Layout engine' });
+    await expect(who.getByRole('table', { name: 'Organisations licensed for Layout engine' })).toContainText(name);
+    for (const email of emails)
+      await expect(who.getByRole('row').filter({ hasText: email })).toContainText(
+        `${name}’s licence, until 30 Jun 2030`,
+      );
+
     // The export holds the same rows, in the columns the import reads.
+    await tabs.getByRole('tab', { name: 'Import and export' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export readers (CSV)' }).click();
     const file = await (await download).path();

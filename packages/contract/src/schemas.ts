@@ -13,7 +13,7 @@ import {
   MAX_UNITS,
   TOKEN_CURSOR_PATTERN,
 } from './names.js';
-import { MyAccessAnswer } from './access-requests.js';
+import { AccessSource, MyAccessAnswer } from './access-requests.js';
 import { Day, isoTime, nullable } from './shared.js';
 
 /** A whole number in a query string: query strings are text, and bodies are taken as sent. */
@@ -49,6 +49,18 @@ export const SessionAnswer = Type.Object({
   email: Type.String(),
   groups: Type.Array(Type.String()),
   units: Type.Array(Type.String()),
+  /**
+   * The packages the reader stops reading within LICENCE_NOTICE_DAYS because their
+   * organisation's licence ends (nothing else gives them), each with its end; absent or null: none.
+   */
+  licenceEnding: Type.Optional(
+    nullable(
+      Type.Object({
+        organisation: Type.String(),
+        units: Type.Array(Type.Object({ unit: Type.String(), unitLabel: Type.String(), endsAt: isoTime })),
+      }),
+    ),
+  ),
 });
 export type SessionAnswer = Static<typeof SessionAnswer>;
 
@@ -379,7 +391,12 @@ export const AuditQuery = Type.Object(
 export type AuditQuery = Static<typeof AuditQuery>;
 
 export const InsightsQuery = Type.Object(
-  { group: Type.Optional(Type.String({ maxLength: 64 })), days: Type.Optional(count(3650)) },
+  {
+    group: Type.Optional(Type.String({ maxLength: 64 })),
+    /** Only the readers of this organisation (an id): placed there, or at one of its verified domains. */
+    organisation: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    days: Type.Optional(count(3650)),
+  },
   { additionalProperties: false },
 );
 export type InsightsQuery = Static<typeof InsightsQuery>;
@@ -388,7 +405,12 @@ const PathCount = Type.Object({ path: Type.String(), views: Type.Integer(), read
 const QueryCount = Type.Object({ query: Type.String(), times: Type.Integer() });
 
 export const Insights = Type.Object({
-  period: Type.Object({ from: isoTime, to: isoTime, group: nullable(Type.String()) }),
+  period: Type.Object({
+    from: isoTime,
+    to: isoTime,
+    group: nullable(Type.String()),
+    organisation: Type.Optional(nullable(Type.String())),
+  }),
   views: Type.Object({
     total: Type.Integer(),
     readers: Type.Integer(),
@@ -452,7 +474,14 @@ export const InsightsPages = Type.Object({
 export type InsightsPages = Static<typeof InsightsPages>;
 
 /** The insights page's answer: the figures and the groups to filter by. */
-export const InsightsAnswer = Type.Intersect([Insights, Type.Object({ groups: Type.Array(GroupInfo) })]);
+export const InsightsAnswer = Type.Intersect([
+  Insights,
+  Type.Object({
+    groups: Type.Array(GroupInfo),
+    /** The organisations the insights can be filtered by. */
+    organisations: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+  }),
+]);
 export type InsightsAnswer = Static<typeof InsightsAnswer>;
 
 // ---- package sources and release hooks --------------------------------------------------
@@ -665,6 +694,22 @@ export const MembershipBody = Type.Object(
 export type MembershipBody = Static<typeof MembershipBody>;
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const UnitParams = Type.Object({ unit: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** `GET /api/admin/units/{unit}/readers`: who can read a package, and why. */
+export const UnitReaders = Type.Object({
+  unit: Type.String(),
+  unitLabel: Type.String(),
+  /** The groups that read it: the policy's own (staff…) and the administrators'. */
+  groups: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), policy: Type.Boolean() })),
+  /** The organisations whose live licences give it, with the last day (null: no end) and how many of their readers the portal knows. */
+  organisations: Type.Array(
+    Type.Object({ id: Type.String(), name: Type.String(), endsAt: nullable(isoTime), readers: Type.Integer() }),
+  ),
+  /** Every reader the portal knows who reads it (an account, or a reader added by name), each with every reason. */
+  readers: Type.Array(Type.Object({ email: Type.String(), sources: Type.Array(AccessSource) })),
+});
+export type UnitReaders = Static<typeof UnitReaders>;
 export const NameParams = Type.Object({ name: Slug });
 
 /** What a change of licences or groups answers: the overview as it is now. */

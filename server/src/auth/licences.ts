@@ -63,6 +63,7 @@ export class Licences {
   private groupsByName = new Map<string, AccessGroup>();
   private expiry: NodeJS.Timeout | null = null;
   private loaded = false;
+  private readonly loadListeners = new Set<() => void>();
   /** Bumped at every change of what the data gives: a load, or a licence that ended. */
   version = 0;
 
@@ -138,6 +139,12 @@ export class Licences {
     for (const grant of data.grants) this.grantsOf.set(grant.email, [...(this.grantsOf.get(grant.email) ?? []), grant]);
     this.scheduleExpiry();
     this.bump();
+    for (const listener of this.loadListeners) listener();
+  }
+
+  /** Calls `listener` after every load of the data (a change on any replica, or a test's `use`). */
+  onLoad(listener: () => void): void {
+    this.loadListeners.add(listener);
   }
 
   private bump(): void {

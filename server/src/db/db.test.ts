@@ -50,6 +50,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'change_events',
       'hook_deliveries',
       'invitations',
+      'licence_notices',
       'licences',
       'oauth_records',
       'organisations',

@@ -5,6 +5,8 @@ import type { Database } from './database.js';
 export interface InsightsQuery {
   /** Only readers in this group; all readers when absent. */
   group?: string;
+  /** Only these readers (uids: an organisation's); all readers when absent. */
+  readers?: { organisation: string; uids: readonly string[] };
   from: Date;
   to: Date;
   /** The private pages of the site that the group may read, to find those never read. */
@@ -23,9 +25,9 @@ const day = (value: Date | string): string => new Date(value).toISOString().slic
  * from the audit trail's page views, the reported searches and the page feedback.
  */
 export async function insights(db: Database, query: InsightsQuery): Promise<Insights> {
-  const base = [query.from.toISOString(), query.to.toISOString(), query.group ?? null];
-  // $3 null: every group; otherwise readers in that group.
-  const inGroup = '($3::text is null or $3 = any(groups))';
+  const base = [query.from.toISOString(), query.to.toISOString(), query.group ?? null, query.readers?.uids ?? null];
+  // $3 null: every group; otherwise readers in that group. $4 null: every reader; otherwise those.
+  const inGroup = '($3::text is null or $3 = any(groups)) and ($4::text[] is null or uid = any($4::text[]))';
   // Page views are rows of a reader's views of a page in an hour with their count
   // (page-views.ts), placed at their first view: summed up in the database, so only a row
   // per page and per day comes back, however long the period.
@@ -132,7 +134,12 @@ export async function insights(db: Database, query: InsightsQuery): Promise<Insi
        or exists (select 1 from search_events where demo) or exists (select 1 from page_feedback where demo) as any`,
   );
   return {
-    period: { from: query.from.toISOString(), to: query.to.toISOString(), group: query.group ?? null },
+    period: {
+      from: query.from.toISOString(),
+      to: query.to.toISOString(),
+      group: query.group ?? null,
+      organisation: query.readers?.organisation ?? null,
+    },
     views: {
       total: totals?.total ?? 0,
       readers: totals?.readers ?? 0,

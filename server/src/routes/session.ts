@@ -8,13 +8,14 @@ import { SESSION_COOKIE } from '@portal/contract/names';
 import { AuthError, SIGN_IN_STATUS } from '../auth/errors.js';
 import type { Identity } from '../auth/identity.js';
 import { acceptInvitation, invitationFor } from '../db/activity.js';
+import { endingSoon } from '../licence-notices.js';
 
 /**
  * The session API the site and the tests rely on (docs/architecture.md, "Sessions"): the
  * login page's configuration, who is signed in, signing in with a fresh ID token and out.
  */
 const session: FastifyPluginAsyncTypebox = async (app) => {
-  const { config, identity, store, directory, readerIndex, sessionCookies, guards } = app;
+  const { config, identity, store, directory, readerIndex, sessionCookies, guards, licences } = app;
 
   app.get('/api/auth-config', { schema: { response: { 200: AuthConfig } } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send({
@@ -33,8 +34,12 @@ const session: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await request.reader;
       if (outcome.kind !== 'reader') return reply.refuse(outcome);
       sessionCookies.hint(request, reply, outcome.reader);
-      const { email, groups, units } = outcome.reader;
-      return reply.send({ email, groups: [...groups], units: [...units] });
+      const { email, groups, units, organisation } = outcome.reader;
+      // A reader has an organisation only by placement or by a verified e-mail's domain.
+      const licenceEnding = organisation
+        ? endingSoon(licences, { email, emailVerified: true, groups }, app.clock(), config.licenceNoticeDays)
+        : null;
+      return reply.send({ email, groups: [...groups], units: [...units], licenceEnding });
     },
   );
 

@@ -18,7 +18,13 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 function toAuthState(session: SessionState): AuthState {
   // An unreadable session answer is shown as signed out: the reader can still sign in.
   return session.status === 'signedIn'
-    ? { status: 'signedIn', email: session.email, groups: session.groups, units: session.units }
+    ? {
+        status: 'signedIn',
+        email: session.email,
+        groups: session.groups,
+        units: session.units,
+        licenceEnding: session.licenceEnding ?? null,
+      }
     : { status: session.status };
 }
 

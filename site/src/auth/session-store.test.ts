@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   getSessionState,
   groupsFromBody,
+  licenceEndingFromBody,
   loadSession,
   logout,
   resetSessionStoreForTests,
@@ -41,12 +42,37 @@ describe('loadSession', () => {
       email: 'reader@example.com',
       groups: ['admin', 'staff'],
       units: ['internal', 'blog'],
+      licenceEnding: null,
     });
+  });
+
+  it('keeps what the reader stops reading soon, and drops an ending that is not well formed', async () => {
+    const ending = {
+      organisation: 'Lumen Media',
+      units: [{ unit: 'layout', unitLabel: 'Layout engine', endsAt: '2026-12-12T23:59:59.999Z' }],
+    };
+    await loadSession(async () =>
+      answer(200, { email: 'dev@lumen.example', units: ['layout'], licenceEnding: ending }),
+    );
+    expect(getSessionState()).toMatchObject({ status: 'signedIn', licenceEnding: ending });
+    for (const broken of [
+      { organisation: 'Lumen Media', units: [] },
+      { organisation: 'Lumen Media', units: [{ unit: 'layout', unitLabel: 'Layout engine', endsAt: 'soon' }] },
+      { organisation: 7, units: ending.units },
+      'Lumen Media',
+    ])
+      expect(licenceEndingFromBody(broken)).toBeNull();
   });
 
   it('is signed in without groups when the server names none', async () => {
     await loadSession(async () => answer(200, { email: 'reader@example.com' }));
-    expect(getSessionState()).toEqual({ status: 'signedIn', email: 'reader@example.com', groups: [], units: [] });
+    expect(getSessionState()).toEqual({
+      status: 'signedIn',
+      email: 'reader@example.com',
+      groups: [],
+      units: [],
+      licenceEnding: null,
+    });
   });
 
   it('is signed out, for certain, when the server answers 401', async () => {
@@ -120,6 +146,7 @@ describe('loadSession with the page hint', () => {
       email: 'reader@example.com',
       groups: ['partner'],
       units: ['blog'],
+      licenceEnding: null,
     });
   });
 });

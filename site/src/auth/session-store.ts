@@ -18,13 +18,26 @@ export type SessionState =
    * `groups`: the reader groups the server named (sorted, no repeats; empty when it named
    * none); `units`: the access units they hold, which decide what the site shows and searches.
    */
-  | { status: 'signedIn'; email: string; groups: readonly string[]; units: readonly string[] }
+  | {
+      status: 'signedIn';
+      email: string;
+      groups: readonly string[];
+      units: readonly string[];
+      /** What the reader stops reading soon because their organisation's licence ends (the banner). */
+      licenceEnding?: LicenceEnding | null;
+    }
   /**
    * `confirmed` is true when the server answered 401. It is false when the answer could
    * not be read (network error, a server without the session API, a 5xx): the navbar
    * still offers Login, but the route guard does not send the reader away on a guess.
    */
   | { status: 'signedOut'; confirmed: boolean };
+
+/** The packages a reader stops reading soon, each with its end, because `organisation`'s licence ends. */
+export interface LicenceEnding {
+  organisation: string;
+  units: readonly { unit: string; unitLabel: string; endsAt: string }[];
+}
 
 export const SESSION_PATH = '/api/session';
 export const LOGOUT_PATH = '/api/logout';
@@ -100,6 +113,26 @@ export function unitsFromBody(units: unknown): string[] {
   return [...new Set(units)];
 }
 
+/** A session answer's `licenceEnding` when well formed; anything else counts as none. */
+export function licenceEndingFromBody(ending: unknown): LicenceEnding | null {
+  if (!ending || typeof ending !== 'object' || !('organisation' in ending) || !('units' in ending)) return null;
+  const { organisation, units } = ending;
+  if (typeof organisation !== 'string' || !Array.isArray(units) || units.length === 0) return null;
+  const wellFormed = units.every(
+    (item: unknown) =>
+      item !== null &&
+      typeof item === 'object' &&
+      'unit' in item &&
+      typeof item.unit === 'string' &&
+      'unitLabel' in item &&
+      typeof item.unitLabel === 'string' &&
+      'endsAt' in item &&
+      typeof item.endsAt === 'string' &&
+      !Number.isNaN(Date.parse(item.endsAt)),
+  );
+  return wellFormed ? { organisation, units: units as LicenceEnding['units'] } : null;
+}
+
 /** Reads the answer of `GET /api/session`; anything unexpected counts as unknown. */
 export async function sessionStateFromResponse(response: Response): Promise<SessionState> {
   if (response.status === 401) return { status: 'signedOut', confirmed: true };
@@ -112,6 +145,7 @@ export async function sessionStateFromResponse(response: Response): Promise<Sess
         email: body.email,
         groups: groupsFromBody('groups' in body ? body.groups : null),
         units: unitsFromBody('units' in body ? body.units : null),
+        licenceEnding: licenceEndingFromBody('licenceEnding' in body ? body.licenceEnding : null),
       };
     }
   } catch {

@@ -6,6 +6,7 @@ export { default as errors } from './errors.js';
 export { default as fastPath } from './fast-path.js';
 export { default as guards } from './guards.js';
 export { default as identity } from './identity.js';
+export { default as licenceNotices } from './licence-notices.js';
 export { default as licences } from './licences.js';
 export { default as mailer } from './mailer.js';
 export { default as markdownTwins } from './markdown-twins.js';

@@ -196,4 +196,68 @@ describe('organisations and licences', () => {
       ).statusCode,
     ).toBe(400);
   });
+  it('answers who can read a package: its groups, the organisations licensed for it and each reader, with why and until when', async () => {
+    const id = `who-${suffix}`;
+    const rival = `rival-${suffix}`;
+    for (const [org, units] of [
+      [id, ['whitelabel']],
+      [rival, ['layout']],
+    ] as const) {
+      expect(
+        (await call('POST', '/api/admin/organisations', admin, { id: org, name: org, domains: [`${org}.example`] }))
+          .statusCode,
+      ).toBe(201);
+      expect(
+        (await call('POST', `/api/admin/organisations/${org}/licences`, admin, { units, endsOn: '2031-03-31' }))
+          .statusCode,
+      ).toBe(201);
+    }
+    const member = await readers.create({ groups: [], email: `dev@${id}.example` });
+    await signInCookie(app, await readers.signIn(member.email, member.password));
+    const canary = await readers.create({ groups: [], email: `canary@${rival}.example` });
+    await signInCookie(app, await readers.signIn(canary.email, canary.password));
+    const byName = `contractor-${suffix}@freelance.example`;
+    expect(
+      (
+        await call('PUT', `/api/admin/memberships/${encodeURIComponent(byName)}`, admin, {
+          organisation: id,
+          groups: [],
+        })
+      ).statusCode,
+    ).toBe(204);
+
+    const answer = await call('GET', '/api/admin/units/whitelabel/readers', admin);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const who = answer.json() as {
+      unitLabel: string;
+      groups: { name: string; policy: boolean }[];
+      organisations: { id: string; endsAt: string | null; readers: number }[];
+      readers: { email: string; sources: unknown[] }[];
+    };
+    expect(who.unitLabel).not.toBe('whitelabel');
+    expect(who.groups).toContainEqual(expect.objectContaining({ name: 'staff', policy: true }));
+    expect(who.organisations.find((organisation) => organisation.id === id)).toEqual({
+      id,
+      name: id,
+      endsAt: '2031-03-31T23:59:59.999Z',
+      readers: 2,
+    });
+    expect(who.organisations.map((organisation) => organisation.id)).not.toContain(rival);
+    const licence = { kind: 'licence', organisation: id, endsAt: '2031-03-31T23:59:59.999Z' };
+    expect(who.readers.find((reader) => reader.email === member.email)?.sources).toEqual([licence]);
+    expect(who.readers.find((reader) => reader.email === byName)?.sources).toEqual([licence]);
+    expect(answer.body).not.toContain(canary.email);
+
+    expect((await call('GET', '/api/admin/units/no-such-unit/readers', admin)).json()).toEqual({
+      error: 'No package "no-such-unit" in the access policy',
+    });
+    const partner = await readers.create({ groups: ['partner'] });
+    const refused = await call(
+      'GET',
+      '/api/admin/units/whitelabel/readers',
+      await signInCookie(app, await readers.signIn(partner.email, partner.password)),
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain(member.email);
+  });
 });

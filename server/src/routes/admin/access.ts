@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { policy } from '@portal/access';
+import { policy, unitsOfGroups } from '@portal/access';
 import {
   AccessGroupBody,
   AccessOverview,
@@ -16,6 +16,8 @@ import {
   NoContent,
   OrganisationBody,
   OrganisationChange,
+  UnitParams,
+  UnitReaders,
 } from '@portal/contract';
 
 import { accessOf } from '../../access-requests.js';
@@ -182,8 +184,11 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
    */
   const membersByOrganisation = async () => {
     const members = new Map<string, { email: string; by: 'name' | 'domain'; account: AccountAccess }[]>();
-    const add = (organisation: string, member: { email: string; by: 'name' | 'domain'; account: AccountAccess }) =>
-      members.set(organisation, [...(members.get(organisation) ?? []), member]);
+    const add = (organisation: string, member: { email: string; by: 'name' | 'domain'; account: AccountAccess }) => {
+      const list = members.get(organisation);
+      if (list) list.push(member);
+      else members.set(organisation, [member]);
+    };
     const accounts = new Map<string, AccountAccess>();
     for (const reader of await readerIndex.select((account) => account.email !== null)) {
       const email = (reader.email as string).toLowerCase();
@@ -208,6 +213,67 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     for (const list of members.values()) list.sort((a, b) => a.email.localeCompare(b.email));
     return members;
   };
+
+  /**
+   * Who can read a package: the groups that read it, the organisations licensed for it (with
+   * the last day and how many of their readers the portal knows), and every known reader who
+   * reads it, with every reason (`accessOf`, as the reader's own account page shows it).
+   */
+  app.get(
+    '/units/:unit/readers',
+    { schema: { params: UnitParams, response: { 200: UnitReaders, 404: ErrorAnswer, 503: ErrorAnswer } } },
+    async (request) => {
+      const { unit } = request.params;
+      const info = policy.units.find((candidate) => candidate.name === unit && candidate.name !== 'account');
+      if (!info) throw new Refused(404, `No package "${unit}" in the access policy`);
+      const readers: UnitReaders['readers'] = [];
+      const byOrganisation = new Map<string, number>();
+      for (const [organisation, members] of await membersByOrganisation())
+        byOrganisation.set(organisation, members.length);
+      const placed = new Set(licences.snapshot.memberships.map((member) => member.email));
+      const accounts = (await readerIndex.select((account) => account.email !== null)).map((account) => ({
+        email: (account.email as string).toLowerCase(),
+        emailVerified: account.emailVerified,
+        groups: account.groups,
+      }));
+      const known = new Set(accounts.map((account) => account.email));
+      // Readers added by name before their first sign-in read by their membership alone.
+      const byName = [...placed]
+        .filter((email) => !known.has(email))
+        .map((email) => ({ email, emailVerified: false, groups: [] as readonly string[] }));
+      for (const account of [...accounts, ...byName]) {
+        const found = accessOf(licences, account).units.find((candidate) => candidate.unit === unit);
+        if (found) readers.push({ email: account.email, sources: found.sources });
+      }
+      readers.sort((a, b) => a.email.localeCompare(b.email));
+      const organisations = licences.snapshot.organisations.flatMap((organisation) => {
+        const live = licences.snapshot.licences.filter(
+          (licence) =>
+            licence.organisationId === organisation.id && licence.units.includes(unit) && licences.isLive(licence),
+        );
+        if (live.length === 0) return [];
+        const ends = live.map((licence) => licence.endsAt);
+        const endsAt = ends.includes(null) ? null : new Date(Math.max(...ends.map((end) => (end as Date).getTime())));
+        return [
+          {
+            id: organisation.id,
+            name: organisation.name,
+            endsAt: endsAt?.toISOString() ?? null,
+            readers: byOrganisation.get(organisation.id) ?? 0,
+          },
+        ];
+      });
+      const groups = [
+        ...policy.groups
+          .filter((group) => unitsOfGroups([group.name]).includes(unit))
+          .map((group) => ({ name: group.name, label: group.label, policy: true })),
+        ...licences.snapshot.groups
+          .filter((group) => group.units.includes(unit))
+          .map((group) => ({ name: group.name, label: group.label, policy: false })),
+      ];
+      return { unit, unitLabel: info.label, groups, organisations, readers };
+    },
+  );
 
   app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () => {
     const view = overview(await loadAccessData(store.db), licences);

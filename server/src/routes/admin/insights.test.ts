@@ -122,4 +122,55 @@ describe('the insights', () => {
     // Neither is counted among the readers' own searches, nor is the session's API call an assistant's.
     expect(insights?.searches.failed.map((row) => row.query)).not.toContain(query);
   });
+  it("filter by organisation: one organisation's readers' views, never another's, and a clear answer for an unknown one", async () => {
+    const suffix = Date.now().toString(36);
+    const cookies: Record<string, string> = {};
+    for (const name of ['kite', 'wren']) {
+      const id = `${name}-${suffix}`;
+      const post = (url: string, payload: object) =>
+        app.inject({ method: 'POST', url, headers: { cookie: admin, origin: 'http://localhost:80' }, payload });
+      expect((await post('/api/admin/organisations', { id, name, domains: [`${id}.example`] })).statusCode).toBe(201);
+      expect((await post(`/api/admin/organisations/${id}/licences`, { units: ['layout'] })).statusCode).toBe(201);
+      const account = await readers.create({ groups: [], email: `dev@${id}.example` });
+      cookies[name] = await signInCookie(app, await readers.signIn(account.email, account.password));
+    }
+    for (const [name, times] of [
+      ['kite', 3],
+      ['wren', 1],
+    ] as const)
+      for (let n = 0; n < times; n++)
+        expect((await app.inject({ url: '/docs/layout-engine/', headers: { cookie: cookies[name] } })).statusCode).toBe(
+          200,
+        );
+    type Answer = {
+      period: { organisation: string | null };
+      views: { total: number; readers: number };
+      organisations: { id: string }[];
+      neverRead: string[];
+    };
+    const of = async (organisation: string): Promise<Answer> =>
+      (
+        await app.inject({ url: `/api/admin/insights?organisation=${organisation}&days=1`, headers: { cookie: admin } })
+      ).json();
+    // Views are written in batches, about once a second.
+    let kite: Answer | null = null;
+    for (let tries = 0; tries < 50 && (kite?.views.total ?? 0) < 3; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      kite = await of(`kite-${suffix}`);
+    }
+    expect(kite?.period.organisation).toBe(`kite-${suffix}`);
+    expect(kite?.views).toMatchObject({ total: 3, readers: 1 });
+    expect(kite?.organisations.map((organisation) => organisation.id)).toEqual(
+      expect.arrayContaining([`kite-${suffix}`, `wren-${suffix}`]),
+    );
+    // The pages never read are those its licence gives: the layout engine's, which it read.
+    expect(kite?.neverRead).not.toContain('/docs/layout-engine/');
+    expect((await of(`wren-${suffix}`)).views).toMatchObject({ total: 1, readers: 1 });
+    const unknown = await app.inject({
+      url: '/api/admin/insights?organisation=nobody-here',
+      headers: { cookie: admin },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ error: 'No organisation "nobody-here"' });
+  });
 });

@@ -7,14 +7,14 @@ import { ReaderDirectory } from '../../auth/readers.js';
 import { insights as insightsOf } from '../../db/insights.js';
 import { describeSite } from '../../page-descriptions.js';
 import { ADMIN_PATH } from '../../plugins/app/guards.js';
-import { countOf } from '../../refused.js';
+import { countOf, Refused } from '../../refused.js';
 
 /**
  * What readers read, searched for and said, for one group or everyone over a period; and the
  * title and unit of every page, for the insights to name pages as readers know them.
  */
 const insights: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, site, guards } = app;
+  const { store, site, guards, licences, readerIndex } = app;
   app.get(
     '/insights',
     {
@@ -22,20 +22,52 @@ const insights: FastifyPluginAsyncTypebox = async (app) => {
       schema: { querystring: InsightsQuery, response: { 200: InsightsAnswer, 400: ErrorAnswer, 503: ErrorAnswer } },
     },
     async (request) => {
-      const { group, days: daysText } = request.query;
+      const { group, organisation: organisationId, days: daysText } = request.query;
       if (group !== undefined) ReaderDirectory.checkGroups([group]);
+      const organisation =
+        organisationId === undefined
+          ? null
+          : licences.snapshot.organisations.find((candidate) => candidate.id === organisationId);
+      if (organisation === undefined) throw new Refused(400, `No organisation "${organisationId}"`);
       const days = countOf(daysText, 3650) ?? 30;
       const to = new Date();
       const from = new Date(to.getTime() - days * 24 * 60 * 60 * 1000);
-      // A group's pages: those of the units the group reads.
-      const units = group === undefined ? null : unitsOfGroups([group]);
+      // The readers of an organisation: placed there, or at one of its verified domains.
+      const readers =
+        organisation === null
+          ? undefined
+          : {
+              organisation: organisation.id,
+              uids: (
+                await readerIndex.select(
+                  (account) =>
+                    account.email !== null &&
+                    licences.organisationOf(account.email, account.emailVerified)?.id === organisation.id,
+                )
+              ).map((account) => account.uid),
+            };
+      // A group's pages: those of the units the group reads; an organisation's, those its live licences give.
+      const licensed =
+        organisation === null
+          ? null
+          : licences.snapshot.licences
+              .filter((licence) => licence.organisationId === organisation.id && licences.isLive(licence))
+              .flatMap((licence) => licence.units);
+      const ofGroup = group === undefined ? null : unitsOfGroups([group]);
+      const units = ofGroup !== null && licensed !== null ? [...ofGroup, ...licensed] : (ofGroup ?? licensed);
       const pages = site.pages
         .filter(
           (page) => page.access === 'private' && (units === null || page.units.some((unit) => units.includes(unit))),
         )
         .filter((page) => !page.url.startsWith(ADMIN_PATH))
         .map((page) => page.url);
-      return { ...(await insightsOf(store.db, { group, from, to, pages })), groups: [...policy.groups] };
+      return {
+        ...(await insightsOf(store.db, { group, readers, from, to, pages })),
+        groups: [...policy.groups],
+        organisations: licences.snapshot.organisations
+          .map(({ id, name }) => ({ id, name }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      };
     },
   );
 

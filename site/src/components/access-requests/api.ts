@@ -4,6 +4,7 @@
  * the account page and the admin queue call them.
  */
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
+import { dayOf } from '@site/src/dates';
 
 import type {
   AccessRequestApproval,
@@ -40,10 +41,7 @@ export const accessRequestApi = {
     call<undefined>('POST', `/api/admin/access-requests/${encodeURIComponent(id)}/decline`, { reason }),
 };
 
-/** A day as readers read it: "31 October 2026" (UTC, the day a licence's end names). */
-export function dayOf(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-}
+export { dayOf };
 
 /** One line for a request's state, as its reader reads it. */
 export function requestState(request: AccessRequestInfo): string {

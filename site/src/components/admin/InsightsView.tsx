@@ -6,6 +6,7 @@ import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { adminApi, type InsightsAnswer as Insights, type InsightsPages } from './api';
 import { formatTime } from './format';
+import TableWrap from './TableWrap';
 import styles from './admin.module.css';
 import own from './insights.module.css';
 
@@ -47,7 +48,7 @@ function FigureTable<T>({
   row: (item: T) => { key: string; head: React.ReactNode; cells: React.ReactNode[] };
 }): React.JSX.Element {
   return (
-    <div className={styles.tableWrap}>
+    <TableWrap label={caption}>
       <table className={styles.table}>
         <caption>{caption}</caption>
         <ColumnHeads columns={columns} />
@@ -71,7 +72,7 @@ function FigureTable<T>({
           )}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -234,6 +235,7 @@ function PageTable({
  */
 export default function InsightsView(): React.JSX.Element {
   const [group, setGroup] = useState('');
+  const [organisation, setOrganisation] = useState('');
   const [days, setDays] = useState(30);
   const [data, setData] = useState<Insights | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -255,7 +257,7 @@ export default function InsightsView(): React.JSX.Element {
 
   useEffect(() => {
     let current = true;
-    adminApi.insights({ group: group || undefined, days }).then(
+    adminApi.insights({ group: group || undefined, organisation: organisation || undefined, days }).then(
       (answer) => {
         if (current) {
           setData(answer);
@@ -269,7 +271,7 @@ export default function InsightsView(): React.JSX.Element {
     return () => {
       current = false;
     };
-  }, [group, days]);
+  }, [group, organisation, days]);
 
   return (
     <>
@@ -281,6 +283,17 @@ export default function InsightsView(): React.JSX.Element {
             {(data?.groups ?? []).map((option) => (
               <option key={option.name} value={option.name}>
                 {option.name} ({option.label})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.field}>
+          Organisation
+          <select value={organisation} onChange={(event) => setOrganisation(event.target.value)}>
+            <option value="">Every organisation</option>
+            {(data?.organisations ?? []).map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name}
               </option>
             ))}
           </select>
@@ -359,7 +372,7 @@ export default function InsightsView(): React.JSX.Element {
             {data.searches.failed.length === 0 ? (
               <p>None in this period.</p>
             ) : (
-              <div className={styles.tableWrap}>
+              <TableWrap label="Readers’ searches that found nothing">
                 <table className={styles.table}>
                   <ColumnHeads columns={['Query', 'Times', 'Last']} />
                   <tbody>
@@ -372,7 +385,7 @@ export default function InsightsView(): React.JSX.Element {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )}
           </section>
           <AssistantsSection data={data.assistants} />

@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 
 import { formatDay } from '@site/src/components/account/format';
+import { dayInWords } from '@site/src/components/access-requests/api';
+import ConfirmDialog from '@site/src/components/ConfirmDialog';
 import { ColumnHeads } from '@site/src/components/DataTable';
 
 import {
@@ -84,21 +86,35 @@ function OrganisationFields({
   );
 }
 
-/** A licence in words: its units (orphans marked), its end, whether it still reads. */
+/** A licence's last day as typed, in the site's words beside the browser's own field: "30 June 2030". */
+function LastDay({ id, value, onChange }: { id: string; value: string; onChange: (day: string) => void }) {
+  return (
+    <label className={styles.field} htmlFor={id}>
+      Last day (empty: no end)
+      <input id={id} type="date" value={value} onChange={(event) => onChange(event.target.value)} />
+      <span className={styles.muted}>{value === '' ? 'No end' : (dayInWords(value) ?? 'Not a day')}</span>
+    </label>
+  );
+}
+
+/** A licence in words: its packages (those no longer in the portal marked), its end, whether it still reads. */
 function LicenceItem({
   licence,
+  organisation,
   labels,
   onWithdraw,
   onEnd,
   working,
 }: {
   licence: LicenceInfo;
+  organisation: string;
   labels: ReadonlyMap<string, string>;
   onWithdraw: () => void;
   onEnd: (day: string | null) => void;
   working: boolean;
 }): React.JSX.Element {
   const [day, setDay] = useState(licence.endsAt?.slice(0, 10) ?? '');
+  const [confirming, setConfirming] = useState(false);
   const endId = useId();
   const end = formatDay(licence.endsAt);
   return (
@@ -112,7 +128,7 @@ function LicenceItem({
         {licence.units.map((unit) =>
           licence.orphaned.includes(unit) ? (
             <span key={unit} className={`${styles.chip} ${styles.orphan}`}>
-              {unit} (orphaned: no longer a unit of the policy; reads nothing)
+              {unit} (no longer a package of the portal; gives nothing)
             </span>
           ) : (
             <span key={unit} className={styles.chip}>
@@ -122,10 +138,7 @@ function LicenceItem({
         )}
       </p>
       <div className={styles.formRow}>
-        <label className={styles.field} htmlFor={endId}>
-          Reads until (empty: no end)
-          <input id={endId} type="date" value={day} onChange={(event) => setDay(event.target.value)} />
-        </label>
+        <LastDay id={endId} value={day} onChange={setDay} />
         <button
           type="button"
           className="button button--secondary button--sm"
@@ -138,16 +151,34 @@ function LicenceItem({
           type="button"
           className="button button--outline button--danger button--sm"
           disabled={working}
-          onClick={onWithdraw}
+          onClick={() => setConfirming(true)}
         >
           Withdraw licence
         </button>
       </div>
+      {confirming && (
+        <ConfirmDialog
+          title={`Withdraw this licence of ${organisation}?`}
+          confirm="Withdraw licence"
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onWithdraw();
+          }}
+        >
+          <p>
+            {organisation}&apos;s readers stop reading{' '}
+            {licence.units.map((unit) => labels.get(unit) ?? unit).join(', ')} on their next request, unless another
+            licence, a group or a grant of their own gives it.
+          </p>
+        </ConfirmDialog>
+      )}
     </li>
   );
 }
 
-/** One organisation: its name, domains and contact, its licences, a new licence, its members. */
+/** One organisation, in sections: its details, its licences and a new one, its members, and its removal. */
 function OrganisationEditor({
   organisation,
   overview,
@@ -165,8 +196,10 @@ function OrganisationEditor({
   });
   const [units, setUnits] = useState<string[]>([]);
   const [endsOn, setEndsOn] = useState('');
+  const [removing, setRemoving] = useState(false);
   const labels = new Map(overview.units.map((unit) => [unit.name, unit.label]));
   const endsId = useId();
+  const headings = { details: useId(), licence: useId(), members: useId(), remove: useId() };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -179,13 +212,13 @@ function OrganisationEditor({
   const grant = (event: FormEvent) => {
     event.preventDefault();
     if (units.length === 0) {
-      change.setError('Choose at least one unit for the licence.');
+      change.setError('Choose at least one package for the licence.');
       return;
     }
     void change
       .run(
         () => accessApi.grant(organisation.id, { units, endsOn: endsOn === '' ? null : endsOn }),
-        `${organisation.name} now reads ${units.length} more unit(s)${endsOn ? ` until ${formatDay(`${endsOn}T12:00:00Z`)}` : ''}.`,
+        `${organisation.name} now reads ${units.length} more package(s)${endsOn ? ` until ${formatDay(`${endsOn}T12:00:00Z`)}` : ''}.`,
         'The licence was not granted; try again.',
       )
       .then((ok) => {
@@ -202,97 +235,121 @@ function OrganisationEditor({
         {organisation.name} <code>{organisation.id}</code>
       </h3>
       <ChangeStatus error={change.error} notice={change.notice} />
-      <form className={styles.formRow} onSubmit={save}>
-        <OrganisationFields value={fields} onChange={setFields} domainsExample="studio.example, studio.tv" />
-        <button type="submit" className="button button--primary button--sm" disabled={change.working}>
-          Save
-        </button>
-      </form>
-
-      <h4>Licences</h4>
-      {organisation.licences.length === 0 ? (
-        <p>No licence: its readers read only what their groups give.</p>
-      ) : (
-        <ul className={styles.licenceList} aria-label={`Licences of ${organisation.name}`}>
-          {organisation.licences.map((licence) => (
-            <LicenceItem
-              key={`${licence.id}-${licence.endsAt ?? 'open'}`}
-              licence={licence}
-              labels={labels}
-              working={change.working}
-              onWithdraw={() =>
-                void change.run(
-                  () => accessApi.withdraw(licence.id),
-                  'The licence is withdrawn; its readers lose it on their next request.',
-                  'The licence was not withdrawn; try again.',
-                )
-              }
-              onEnd={(day) =>
-                void change.run(
-                  () => accessApi.changeLicence(licence.id, { endsOn: day }),
-                  day
-                    ? `The licence now reads until the end of ${formatDay(`${day}T12:00:00Z`)}.`
-                    : 'The licence now has no end.',
-                  'The end was not changed; try again.',
-                )
-              }
-            />
-          ))}
-        </ul>
-      )}
-      <form onSubmit={grant}>
-        <UnitPicker legend="New licence: units" units={overview.units} selected={units} onChange={setUnits} />
-        <div className={styles.formRow}>
-          <label className={styles.field} htmlFor={endsId}>
-            Reads until (empty: no end)
-            <input id={endsId} type="date" value={endsOn} onChange={(e) => setEndsOn(e.target.value)} />
-          </label>
+      <section className={styles.orgSection} aria-labelledby={headings.details}>
+        <h4 id={headings.details}>Details</h4>
+        <form className={styles.formRow} onSubmit={save}>
+          <OrganisationFields value={fields} onChange={setFields} domainsExample="studio.example, studio.tv" />
           <button type="submit" className="button button--primary button--sm" disabled={change.working}>
-            Grant licence
+            Save
           </button>
-        </div>
-      </form>
+        </form>
+      </section>
 
-      <h4>Members</h4>
-      <p className={styles.muted}>
-        Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and so do
-        readers an administrator (or an import) added by name. The{' '}
-        <a href={`/api/admin/organisations/${encodeURIComponent(organisation.id)}/access.csv`} download>
-          access report (CSV)
-        </a>{' '}
-        lists what each of them reads and until when, for the account manager.
-      </p>
-      {memberCount(organisation) === 0 ? (
-        <p>No members yet.</p>
-      ) : (
-        <ul aria-label={`Members of ${organisation.name}`}>
-          {organisation.members.map((email) => (
-            <li key={email} className={styles.email}>
-              {email} <span className={styles.muted}>(added by name)</span>
-            </li>
-          ))}
-          {(organisation.domainMembers ?? []).map((email) => (
-            <li key={email} className={styles.email}>
-              {email} <span className={styles.muted}>(by e-mail domain)</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <button
-        type="button"
-        className="button button--outline button--danger button--sm"
-        disabled={change.working}
-        onClick={() => {
-          if (window.confirm(`Remove ${organisation.name} and its licences? Its readers keep their groups.`))
+      <section className={styles.orgSection} aria-labelledby={headings.licence}>
+        <h4 id={headings.licence}>Licence</h4>
+        {organisation.licences.length === 0 ? (
+          <p>No licence yet: its readers read only what their groups give.</p>
+        ) : (
+          <ul className={styles.licenceList} aria-label={`Licences of ${organisation.name}`}>
+            {organisation.licences.map((licence) => (
+              <LicenceItem
+                key={`${licence.id}-${licence.endsAt ?? 'open'}`}
+                licence={licence}
+                organisation={organisation.name}
+                labels={labels}
+                working={change.working}
+                onWithdraw={() =>
+                  void change.run(
+                    () => accessApi.withdraw(licence.id),
+                    'The licence is withdrawn; its readers lose it on their next request.',
+                    'The licence was not withdrawn; try again.',
+                  )
+                }
+                onEnd={(day) =>
+                  void change.run(
+                    () => accessApi.changeLicence(licence.id, { endsOn: day }),
+                    day
+                      ? `The licence now reads until the end of ${formatDay(`${day}T12:00:00Z`)}.`
+                      : 'The licence now has no end.',
+                    'The end was not changed; try again.',
+                  )
+                }
+              />
+            ))}
+          </ul>
+        )}
+        <form onSubmit={grant}>
+          <UnitPicker legend="New licence: packages" units={overview.units} selected={units} onChange={setUnits} />
+          <div className={styles.formRow}>
+            <LastDay id={endsId} value={endsOn} onChange={setEndsOn} />
+            <button type="submit" className="button button--primary button--sm" disabled={change.working}>
+              Grant licence
+            </button>
+          </div>
+        </form>
+      </section>
+
+      <section className={styles.orgSection} aria-labelledby={headings.members}>
+        <h4 id={headings.members}>Members ({memberCount(organisation)})</h4>
+        <p className={styles.muted}>
+          Readers with a verified e-mail at {organisation.domains.join(', ') || 'its domains'} belong to it, and so do
+          readers an administrator (or an import) added by name. The{' '}
+          <a href={`/api/admin/organisations/${encodeURIComponent(organisation.id)}/access.csv`} download>
+            access report (CSV)
+          </a>{' '}
+          lists what each of them reads and until when, for the account manager.
+        </p>
+        {memberCount(organisation) === 0 ? (
+          <p>No members yet.</p>
+        ) : (
+          <ul aria-label={`Members of ${organisation.name}`}>
+            {organisation.members.map((email) => (
+              <li key={email} className={styles.email}>
+                {email} <span className={styles.muted}>(added by name)</span>
+              </li>
+            ))}
+            {(organisation.domainMembers ?? []).map((email) => (
+              <li key={email} className={styles.email}>
+                {email} <span className={styles.muted}>(by e-mail domain)</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className={styles.orgSection} aria-labelledby={headings.remove}>
+        <h4 id={headings.remove}>Remove the organisation</h4>
+        <p className={styles.muted}>Its licences go with it; its readers keep their groups and their own grants.</p>
+        <button
+          type="button"
+          className="button button--outline button--danger button--sm"
+          disabled={change.working}
+          onClick={() => setRemoving(true)}
+        >
+          Remove {organisation.name}
+        </button>
+      </section>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${organisation.name}?`}
+          confirm={`Remove ${organisation.name}`}
+          danger
+          onCancel={() => setRemoving(false)}
+          onConfirm={() => {
+            setRemoving(false);
             void change.run(
               () => accessApi.removeOrganisation(organisation.id),
               `${organisation.name} is removed.`,
               'The organisation was not removed; try again.',
             );
-        }}
-      >
-        Remove {organisation.name}
-      </button>
+          }}
+        >
+          <p>
+            Its {organisation.licences.length} licence(s) go with it, and its {memberCount(organisation)} member(s) stop
+            reading what they gave on their next request.
+          </p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
@@ -307,7 +364,9 @@ function licenceSummary(organisation: OrganisationInfo): string {
   const live = organisation.licences.filter((licence) => licence.live);
   const ended = organisation.licences.length - live.length;
   const units = new Set(live.flatMap((licence) => licence.units));
-  const parts = [live.length === 0 ? 'no live licence' : `${live.length} live (${units.size} units)`];
+  const parts = [
+    live.length === 0 ? 'no live licence' : `${live.length} live (${units.size} package${units.size === 1 ? '' : 's'})`,
+  ];
   if (ended > 0) parts.push(`${ended} ended`);
   return parts.join(', ');
 }
@@ -330,7 +389,7 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
     void change
       .run(
         () => accessApi.createOrganisation({ id: newId, ...organisationBody(fields) }),
-        `${fields.name.trim()} is created; grant it a licence below.`,
+        `${fields.name.trim()} is created; give it a licence below.`,
         'The organisation was not created; try again.',
       )
       .then((ok) => {
@@ -345,8 +404,8 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
     <section className={styles.card} aria-labelledby="organisations-heading">
       <h2 id="organisations-heading">Organisations</h2>
       <p className={styles.muted}>
-        A partner company reads what its live licences give; its readers are those at its verified domains and those
-        placed in it. A change takes effect on each reader&apos;s next request.
+        A partner company reads the packages its live licences give; its members are the readers at its verified e-mail
+        domains and those added to it by name. A change takes effect on each reader&apos;s next request.
       </p>
       <div className={styles.tableWrap}>
         <table className={styles.table}>
@@ -378,7 +437,7 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
         <OrganisationEditor key={selected.id} organisation={selected} overview={overview} reload={reload} />
       ) : (
         <p className={styles.muted}>
-          Choose an organisation by its name to change it, its licences and see its members.
+          Choose an organisation by its name to see its licence and members, or to change them.
         </p>
       )}
 

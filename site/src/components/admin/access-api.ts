@@ -12,6 +12,7 @@ import type {
   LicenceChange,
   OrganisationBody,
   OrganisationChange,
+  UnitReaders,
 } from '@portal/contract';
 
 import { failureMessage } from './api';
@@ -24,6 +25,7 @@ export type {
   LicenceInfo,
   OrganisationInfo,
   UnitInfo,
+  UnitReaders,
 } from '@portal/contract';
 
 /** What each panel of the organisations page gets: the overview, and a way to read it again after a change. */
@@ -68,6 +70,8 @@ export const accessApi = {
   withdraw: (id: string) => request<undefined>('DELETE', `/licences/${path(id)}`),
   saveGroup: (name: string, body: AccessGroupBody) => request<undefined>('PUT', `/access-groups/${path(name)}`, body),
   removeGroup: (name: string) => request<undefined>('DELETE', `/access-groups/${path(name)}`),
+  /** Who can read a package: its groups, the organisations licensed for it and every reader, with why. */
+  unitReaders: (unit: string) => request<UnitReaders>('GET', `/units/${path(unit)}/readers`),
   previewImport: (csv: string) => importCsv(csv, false),
   applyImport: (csv: string) => importCsv(csv, true),
   /** The export's address: a download, with the session cookie. */

@@ -79,7 +79,8 @@ export const adminApi = {
   /** The address of an export with these filters (a download: the browser sends the session cookie). */
   exportUrl: (format: 'csv' | 'json', params: { kind?: string; reader?: string; from?: string; to?: string }) =>
     `/api/admin/audit${query({ ...params, format })}`,
-  insights: (params: { group?: string; days?: number }) => request<InsightsAnswer>('GET', `/insights${query(params)}`),
+  insights: (params: { group?: string; organisation?: string; days?: number }) =>
+    request<InsightsAnswer>('GET', `/insights${query(params)}`),
   /** Every page's title and unit, to name pages in the insights. */
   insightsPages: () => request<InsightsPages>('GET', '/insights/pages'),
   tokens: (reader?: string) => request<AdminTokenList>('GET', `/tokens${query({ reader })}`),

@@ -2,7 +2,7 @@
  * The readers panel's rules, apart from React: its filters and pages, a reader's status
  * and groups, the words above the table and the confirmations asked before an action.
  */
-import type { MyAccessAnswer } from '@portal/contract';
+import type { AccessSource, MyAccessAnswer } from '@portal/contract';
 import { accessBySource } from '@site/src/access/sources';
 
 import type { AccessOverview, ReaderAccount, ReaderPage } from './api';
@@ -50,6 +50,13 @@ const day = (iso: string | null): string =>
     ? 'no end'
     : `until ${new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}`;
 
+/** Where one package of a reader comes from: "Northwind Media’s licence, until 31 Jan 2027", "granted to them, no end", "group staff". */
+export function sourceInWords(source: AccessSource): string {
+  if (source.kind === 'licence') return `${source.organisation}’s licence, ${day(source.endsAt)}`;
+  if (source.kind === 'grant') return `granted to them, ${day(source.endsAt)}`;
+  return `group ${source.group}`;
+}
+
 /**
  * What a reader reads, a line per source, for the readers table: "Every page (group staff)",
  * "3 packages (group partner)", "Layout engine, Whitelabel: Northwind Media’s licence, until
@@ -58,9 +65,7 @@ const day = (iso: string | null): string =>
 export function readsLines(access: MyAccessAnswer | undefined): string[] {
   if (!access) return [];
   return accessBySource(access).map(({ source, labels, everything }) => {
-    if (source.kind === 'licence')
-      return `${labels.join(', ')}: ${source.organisation}’s licence, ${day(source.endsAt)}`;
-    if (source.kind === 'grant') return `${labels.join(', ')}: granted to them, ${day(source.endsAt)}`;
+    if (source.kind !== 'group') return `${labels.join(', ')}: ${sourceInWords(source)}`;
     if (everything) return `Every page (group ${source.group})`;
     return `${labels.length} ${labels.length === 1 ? 'package or section' : 'packages and sections'} (group ${source.group})`;
   });
