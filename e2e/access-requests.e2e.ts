@@ -226,9 +226,11 @@ test.describe('a licence that ends soon', () => {
     await readerPage.goto('/docs/layout-engine/');
     await hydrated(readerPage);
     const banner = readerPage.getByRole('region', { name: 'Your licence' });
-    await expect(banner).toHaveText(
+    await expect(banner.getByRole('paragraph')).toHaveText(
       `${name}'s licence ends on ${day}: after that day you can no longer read Layout engine. See what you read and ask to renew`,
     );
+    // It arrives with the session and moves nothing on the page.
+    expect(await layoutShift(readerPage)).toBe(0);
     // axe on the page with the banner, in both colour modes.
     for (const mode of ['light', 'dark'] as const) {
       await readerPage.evaluate((theme) => document.documentElement.setAttribute('data-theme', theme), mode);
@@ -241,6 +243,13 @@ test.describe('a licence that ends soon', () => {
     await banner.getByRole('link', { name: 'See what you read and ask to renew' }).click();
     await expect(readerPage).toHaveURL(/\/account\/?$/);
     await expect(readerPage.getByRole('region', { name: 'Your licence' })).toBeVisible();
+    // Hidden, it stays hidden in this tab, from page to page.
+    await readerPage.getByRole('region', { name: 'Your licence' }).getByRole('button', { name: 'Hide' }).click();
+    await expect(readerPage.getByRole('region', { name: 'Your licence' })).toHaveCount(0);
+    await readerPage.goto('/docs/layout-engine/');
+    await hydrated(readerPage);
+    await expect(readerPage.locator('html')).toHaveClass(/portal-signed-in/);
+    await expect(readerPage.getByRole('region', { name: 'Your licence' })).toHaveCount(0);
 
     // Nobody else sees it: the administrator, on the same page.
     await admin.page.goto('/docs/layout-engine/');

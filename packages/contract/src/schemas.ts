@@ -702,7 +702,7 @@ export const UnitReaders = Type.Object({
   unitLabel: Type.String(),
   /** The groups that read it: the policy's own (staff…) and the administrators'. */
   groups: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), policy: Type.Boolean() })),
-  /** The organisations whose live licences give it, with the last day (null: no end) and how many of their readers the portal knows. */
+  /** The organisations whose live licences give it, with the last day (null: no end) and how many readers it gives the package to. */
   organisations: Type.Array(
     Type.Object({ id: Type.String(), name: Type.String(), endsAt: nullable(isoTime), readers: Type.Integer() }),
   ),

@@ -17,6 +17,7 @@ import { policy } from '@portal/access';
 
 import { firebaseAuth } from '../auth/firebase.js';
 import { ReaderDirectory, ReaderError, type ReaderAccount } from '../auth/readers.js';
+import { portalActionLink } from '../auth/action-links.js';
 import { ConfigErrors, loadDatabaseConfig, loadIdentityConfig } from '../config.js';
 import { auditInboxDir, leaveAuditEvent } from '../db/audit-inbox.js';
 import { insertAuditEvents, type AuditEvent } from '../db/audit.js';
@@ -29,7 +30,7 @@ const USAGE = `Usage: npm run readers -- <command> [--json]
 
   list [--group GROUP]          every reader, or those in GROUP
   show EMAIL                    one reader: groups and where they come from, status
-  add EMAIL --groups G1,G2      create an account and print a link to set its password
+  add EMAIL --groups G1,G2      create an account and print the portal's link to choose its password
   grant EMAIL GROUP             add a group
   revoke EMAIL GROUP            remove a group
   disable EMAIL                 disable the account; its sessions end within a minute
@@ -226,6 +227,8 @@ function commandLineActor(args: string[], record: Actor['record']): Actor {
 
 interface Context {
   directory: ReaderDirectory;
+  /** The portal readers open (PUBLIC_URL, else PORTAL_URL, else http://localhost:$PORT): its /login/action page sets a first password. */
+  portalUrl: string;
   /** Opens the audit trail and the service that writes to it (for the commands that change something). */
   changes(): Promise<{ service: ReaderService; by: Actor; receipts: AuditReceipt[] }>;
 }
@@ -260,15 +263,18 @@ async function run(parsed: Parsed, ctx: Context): Promise<{ lines: string[]; jso
       ReaderDirectory.checkGroups(groups);
       const { service, by, receipts } = await ctx.changes();
       const { account, passwordLink } = await service.invite(by, email, groups);
+      // The portal's own page, as the invitation mail links it: "Choose your password", then signed in.
+      const link = portalActionLink(passwordLink, ctx.portalUrl, { invite: true });
       const lines = [
         `Created ${account.email} in ${account.groups.join(', ')}.`,
-        `Send the reader this link to set a password (it works once):`,
-        `  ${passwordLink}`,
+        `Send the reader this link to choose a password on the portal (it works once):`,
+        `  ${link}`,
       ];
-      if (passwordLink.includes('/emulator/action'))
-        lines.push('  (Auth Emulator: open it with &newPassword=<the new password> added to set the password.)');
       const recorded = audit(receipts);
-      return { lines: [...lines, ...recorded.lines], json: { reader: account, passwordLink, audit: recorded.json } };
+      return {
+        lines: [...lines, ...recorded.lines],
+        json: { reader: account, passwordLink: link, audit: recorded.json },
+      };
     }
     case 'grant':
     case 'revoke': {
@@ -378,6 +384,11 @@ export async function runReadersCommand(
   try {
     const ctx: Context = {
       directory,
+      portalUrl: (
+        env.PUBLIC_URL?.trim() ||
+        env.PORTAL_URL?.trim() ||
+        `http://localhost:${env.PORT?.trim() || '3000'}`
+      ).replace(/\/+$/, ''),
       changes: async () => {
         sink = await openAuditSink(database);
         const opened: AuditSink = sink;

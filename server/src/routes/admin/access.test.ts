@@ -216,6 +216,9 @@ describe('organisations and licences', () => {
     await signInCookie(app, await readers.signIn(member.email, member.password));
     const canary = await readers.create({ groups: [], email: `canary@${rival}.example` });
     await signInCookie(app, await readers.signIn(canary.email, canary.password));
+    const gone = await readers.create({ groups: [], email: `left@${id}.example` });
+    await signInCookie(app, await readers.signIn(gone.email, gone.password));
+    expect((await call('POST', `/api/admin/readers/${gone.uid}/disable`, admin)).statusCode).toBe(200);
     const byName = `contractor-${suffix}@freelance.example`;
     expect(
       (
@@ -247,6 +250,8 @@ describe('organisations and licences', () => {
     expect(who.readers.find((reader) => reader.email === member.email)?.sources).toEqual([licence]);
     expect(who.readers.find((reader) => reader.email === byName)?.sources).toEqual([licence]);
     expect(answer.body).not.toContain(canary.email);
+    // A disabled account reads nothing.
+    expect(answer.body).not.toContain(gone.email);
 
     expect((await call('GET', '/api/admin/units/no-such-unit/readers', admin)).json()).toEqual({
       error: 'No package "no-such-unit" in the access policy',

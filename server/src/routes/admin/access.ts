@@ -216,7 +216,7 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * Who can read a package: the groups that read it, the organisations licensed for it (with
-   * the last day and how many of their readers the portal knows), and every known reader who
+   * the last day and how many readers it gives it), and every known reader who
    * reads it, with every reason (`accessOf`, as the reader's own account page shows it).
    */
   app.get(
@@ -227,23 +227,33 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
       const info = policy.units.find((candidate) => candidate.name === unit && candidate.name !== 'account');
       if (!info) throw new Refused(404, `No package "${unit}" in the access policy`);
       const readers: UnitReaders['readers'] = [];
-      const byOrganisation = new Map<string, number>();
-      for (const [organisation, members] of await membersByOrganisation())
-        byOrganisation.set(organisation, members.length);
+      const licensedReaders = new Map<string, number>();
       const placed = new Set(licences.snapshot.memberships.map((member) => member.email));
-      const accounts = (await readerIndex.select((account) => account.email !== null)).map((account) => ({
-        email: (account.email as string).toLowerCase(),
-        emailVerified: account.emailVerified,
-        groups: account.groups,
-      }));
-      const known = new Set(accounts.map((account) => account.email));
+      // A disabled account reads nothing: it cannot sign in.
+      const accounts = (await readerIndex.select((account) => account.email !== null && !account.disabled)).map(
+        (account) => ({
+          email: (account.email as string).toLowerCase(),
+          emailVerified: account.emailVerified,
+          groups: account.groups,
+        }),
+      );
+      const known = new Set(
+        (await readerIndex.select((account) => account.email !== null)).map((account) =>
+          (account.email as string).toLowerCase(),
+        ),
+      );
       // Readers added by name before their first sign-in read by their membership alone.
       const byName = [...placed]
         .filter((email) => !known.has(email))
         .map((email) => ({ email, emailVerified: false, groups: [] as readonly string[] }));
       for (const account of [...accounts, ...byName]) {
         const found = accessOf(licences, account).units.find((candidate) => candidate.unit === unit);
-        if (found) readers.push({ email: account.email, sources: found.sources });
+        if (!found) continue;
+        readers.push({ email: account.email, sources: found.sources });
+        // A licence source is always the reader's own organisation's.
+        const organisation = licences.organisationOf(account.email, account.emailVerified);
+        if (organisation && found.sources.some((source) => source.kind === 'licence'))
+          licensedReaders.set(organisation.id, (licensedReaders.get(organisation.id) ?? 0) + 1);
       }
       readers.sort((a, b) => a.email.localeCompare(b.email));
       const organisations = licences.snapshot.organisations.flatMap((organisation) => {
@@ -259,7 +269,7 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
             id: organisation.id,
             name: organisation.name,
             endsAt: endsAt?.toISOString() ?? null,
-            readers: byOrganisation.get(organisation.id) ?? 0,
+            readers: licensedReaders.get(organisation.id) ?? 0,
           },
         ];
       });

@@ -278,15 +278,18 @@ function OrganisationEditor({
             ))}
           </ul>
         )}
-        <form onSubmit={grant}>
-          <UnitPicker legend="New licence: packages" units={overview.units} selected={units} onChange={setUnits} />
-          <div className={styles.formRow}>
-            <LastDay id={endsId} value={endsOn} onChange={setEndsOn} />
-            <button type="submit" className="button button--primary button--sm" disabled={change.working}>
-              Grant licence
-            </button>
-          </div>
-        </form>
+        <details className={styles.newLicence} open={organisation.licences.length === 0}>
+          <summary>Give a new licence</summary>
+          <form onSubmit={grant}>
+            <UnitPicker legend="New licence: packages" units={overview.units} selected={units} onChange={setUnits} />
+            <div className={styles.formRow}>
+              <LastDay id={endsId} value={endsOn} onChange={setEndsOn} />
+              <button type="submit" className="button button--primary button--sm" disabled={change.working}>
+                Grant licence
+              </button>
+            </div>
+          </form>
+        </details>
       </section>
 
       <section className={styles.orgSection} aria-labelledby={headings.members}>

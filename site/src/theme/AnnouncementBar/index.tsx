@@ -6,7 +6,7 @@ import LicenceBanner from '@site/src/components/LicenceBanner';
 
 type Props = WrapperProps<typeof AnnouncementBarType>;
 
-// (CUSTOM) The licence banner goes where Docusaurus puts the announcement bar: above the navbar.
+// (CUSTOM) The licence banner is rendered with the announcement bar, on every page (it shows at the window's foot).
 export default function AnnouncementBarWrapper(props: Props): React.JSX.Element {
   return (
     <>
