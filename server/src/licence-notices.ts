@@ -26,7 +26,7 @@ export const dayInWords = (date: Date): string =>
 
 /**
  * The notices due at `now`: every licence that has not ended and ends today (`day`) or within
- * `days` days (`ahead`). Whether one was sent already is the database's to say (`sendDue`).
+ * `days` days (`ahead`). Whether one was sent already is the database's to say (`sendDueNotices`).
  */
 export function dueNotices(data: AccessData, now: number, days: number): LicenceNotice[] {
   const organisations = new Map(data.organisations.map((organisation) => [organisation.id, organisation]));
@@ -78,7 +78,7 @@ export function noticeMail(notice: LicenceNotice, to: string, origin: string | n
  * Sends the notices due now, each once: the row a notice inserts is what lets it go, so
  * replicas checking at the same moment send it once between them. To the organisation's
  * contact, when it has one, and to the administrators' team address (the policy's).
- * Answers how many notices went out.
+ * Answers the notices that went out.
  */
 export async function sendDueNotices(options: {
   db: Pick<Database, 'query'>;

@@ -51,7 +51,7 @@ export const SessionAnswer = Type.Object({
   units: Type.Array(Type.String()),
   /**
    * The packages the reader stops reading within LICENCE_NOTICE_DAYS because their
-   * organisation's licence ends (nothing else gives them), each with its end; absent or null: none.
+   * organisation's licence ends (nothing else gives them), each with its end; absent: none.
    */
   licenceEnding: Type.Optional(
     nullable(

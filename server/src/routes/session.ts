@@ -39,7 +39,7 @@ const session: FastifyPluginAsyncTypebox = async (app) => {
       const licenceEnding = organisation
         ? endingSoon(licences, { email, emailVerified: true, groups }, app.clock(), config.licenceNoticeDays)
         : null;
-      return reply.send({ email, groups: [...groups], units: [...units], licenceEnding });
+      return reply.send({ email, groups: [...groups], units: [...units], ...(licenceEnding ? { licenceEnding } : {}) });
     },
   );
 
