@@ -1,20 +1,12 @@
-import type { LicenceEnding } from './session-store';
+import type { SessionState } from './session-store';
 
-/** Who the reader is, as the components see it (the navbar, the login page, search). */
+/**
+ * Who the reader is, as the components see it (the navbar, the login page, search): signed
+ * in as the session store knows it (the e-mail, groups, units and any licence ending soon).
+ */
 export type AuthState =
   | { status: 'loading'; email?: undefined }
-  /**
-   * `groups`: the reader's groups (`staff`, `partner`, `admin`…), sorted; may be empty.
-   * `units`: the access units they hold (what they may read).
-   */
-  | {
-      status: 'signedIn';
-      email: string;
-      groups: readonly string[];
-      units: readonly string[];
-      /** What they stop reading soon because their organisation's licence ends; null: nothing. */
-      licenceEnding?: LicenceEnding | null;
-    }
+  | Extract<SessionState, { status: 'signedIn' }>
   | { status: 'signedOut'; email?: undefined };
 
 export interface AuthContextValue {
