@@ -163,7 +163,7 @@ console.log(demoReaderLines());
 console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
 console.log(
   mail
-    ? `  Mail: invitations and answers to access requests land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
+    ? `  Mail: invitations, access requests and licence notices land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
     : '  Mail: sent through the SMTP server in SMTP_URL',
 );
 console.log(
