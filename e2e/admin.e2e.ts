@@ -154,6 +154,48 @@ test.describe('the administration page', () => {
     await context.close();
   });
 
+  test("an administrator revokes a reader's own grant from their row; the reader is refused the package on their next page", async ({
+    browser,
+    baseURL,
+  }) => {
+    const origin = String(baseURL);
+    const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const [id, domain] = [`granted-${suffix}`, `granted-${suffix}.example`];
+    const { context, page } = await signedIn(browser, origin, adminReader);
+    const post = (url: string, data: unknown) => page.request.post(`${origin}${url}`, { data, headers: { origin } });
+    expect(
+      (await post('/api/admin/organisations', { id, name: `Granted ${suffix}`, domains: [domain] })).status(),
+    ).toBe(201);
+    expect((await post(`/api/admin/organisations/${id}/licences`, { units: ['blog'] })).status()).toBe(201);
+    const account = await emulatorReaders.create({ groups: [], email: `dev@${domain}` });
+    const reader = await signedIn(browser, origin, account);
+    const path = '/docs/layout-engine/';
+    const asked = await reader.page.request.post(`${origin}/api/access-requests`, {
+      data: { path, reason: 'Our programme guide' },
+      headers: { origin },
+    });
+    expect(asked.status()).toBe(201);
+    const approved = await post(`/api/admin/access-requests/${String((await asked.json()).id)}/approve`, {
+      for: 'reader',
+      endsOn: '2031-01-31',
+    });
+    expect(approved.status()).toBe(204);
+    expect((await reader.page.goto(path))?.status()).toBe(200);
+
+    await openAdmin(page);
+    const row = await readerRow(page, account.email);
+    await expect(row).toContainText('Layout engine: granted to them, until 31 Jan 2031');
+    await chooseAction(page, account.email, 'Revoke the grant of Layout engine…');
+    const dialog = page.getByRole('dialog', { name: `Revoke ${account.email}’s grant of Layout engine?` });
+    await expect(dialog).toContainText('stops reading Layout engine on their next request');
+    await dialog.getByRole('button', { name: 'Revoke grant' }).click();
+    await expect(page.getByText(`${account.email}’s grant of Layout engine is revoked.`)).toBeVisible();
+    await expect(row).not.toContainText('granted to them');
+    expect((await reader.page.goto(path))?.status()).toBe(403);
+    await reader.context.close();
+    await context.close();
+  });
+
   test('a link of an account mail that is cut short or made up says so and offers a new one', async ({ page }) => {
     for (const query of ['', '?mode=resetPassword', '?mode=resetPassword&oobCode=not-a-code&invite=1']) {
       await page.goto(`/login/action${query}`);

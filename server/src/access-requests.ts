@@ -50,7 +50,7 @@ export function accessOf(
           ? source
           : source.kind === 'licence'
             ? { kind: 'licence', organisation: organisation?.name ?? '', endsAt: iso(source.endsAt) }
-            : { kind: 'grant', endsAt: iso(source.endsAt) },
+            : { kind: 'grant', endsAt: iso(source.endsAt), id: source.id },
       ),
     })),
   };

@@ -116,7 +116,8 @@ export type AccessRequestDecline = Static<typeof AccessRequestDecline>;
 export const AccessSource = Type.Union([
   Type.Object({ kind: Type.Literal('group'), group: Type.String() }),
   Type.Object({ kind: Type.Literal('licence'), organisation: Type.String(), endsAt: nullable(isoTime) }),
-  Type.Object({ kind: Type.Literal('grant'), endsAt: nullable(isoTime) }),
+  /** `id`: the grant's, for an administrator to revoke it (`DELETE /api/admin/grants/{id}`). */
+  Type.Object({ kind: Type.Literal('grant'), endsAt: nullable(isoTime), id: Type.Optional(Type.String()) }),
 ]);
 export type AccessSource = Static<typeof AccessSource>;
 

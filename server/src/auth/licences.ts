@@ -32,7 +32,9 @@ export interface ReaderAccess {
 
 /** One reason an account reads a unit: a group, its organisation's licence or a grant of its own, until `endsAt`. */
 export type AccessSource =
-  { kind: 'group'; group: string } | { kind: 'licence'; endsAt: Date | null } | { kind: 'grant'; endsAt: Date | null };
+  | { kind: 'group'; group: string }
+  | { kind: 'licence'; endsAt: Date | null }
+  | { kind: 'grant'; endsAt: Date | null; id: string };
 
 /** A unit an account reads, and every reason it does. */
 export interface UnitSources {
@@ -236,7 +238,8 @@ export class Licences {
         if (this.isLive(licence))
           for (const unit of licence.units) add(unit, { kind: 'licence', endsAt: licence.endsAt });
     for (const grant of this.grantsOf.get(account.email.toLowerCase()) ?? [])
-      if (this.isLive(grant)) for (const unit of grant.units) add(unit, { kind: 'grant', endsAt: grant.endsAt });
+      if (this.isLive(grant))
+        for (const unit of grant.units) add(unit, { kind: 'grant', endsAt: grant.endsAt, id: grant.id });
     const units = compiled.units
       .filter((unit) => unit.name !== UNIT_ACCOUNT && sources.has(unit.name))
       .map((unit) => ({ unit: unit.name, sources: sources.get(unit.name) as AccessSource[] }));

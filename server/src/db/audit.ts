@@ -20,6 +20,7 @@ export type AuditKind =
   | 'admin.licence'
   | 'admin.access-group'
   | 'admin.membership'
+  | 'admin.grant'
   | 'admin.access-request'
   | 'access.requested'
   | 'admin.import'
@@ -47,6 +48,7 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'admin.licence',
   'admin.access-group',
   'admin.membership',
+  'admin.grant',
   'admin.access-request',
   'access.requested',
   'admin.import',

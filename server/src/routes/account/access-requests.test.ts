@@ -249,6 +249,51 @@ describe('access requests', () => {
       .toBeTruthy();
   });
 
+  it("lets an administrator revoke a reader's own grant where the reader is managed: it stops at their next request, audited", async () => {
+    const other = await readers.create({ groups: [], email: `granted-${suffix}@${domain}` });
+    const granted = await signInCookie(app, await readers.signIn(other.email, other.password));
+    const path = '/docs/player-manager-mono/packages/player-adapter-dash.js/';
+    const asked = await call('POST', '/api/access-requests', granted, { path, reason: 'Our guide' });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const request = asked.json() as Json;
+    const approval = await call('POST', `/api/admin/access-requests/${String(request.id)}/approve`, admin, {
+      for: 'reader',
+      endsOn: '2031-01-31',
+    });
+    expect(approval.statusCode, approval.body).toBe(204);
+    expect((await read(granted, path)).statusCode).toBe(200);
+    // The readers table names the grant, with the id its revoke button sends.
+    const page = (await call('GET', `/api/admin/readers?q=${encodeURIComponent(other.email)}`, admin)).json() as {
+      access: Record<string, { units: { unit: string; sources: { kind: string; id?: string; endsAt?: string }[] }[] }>;
+    };
+    const source = page.access[other.uid]?.units
+      .find((unit) => unit.unit === 'player-adapter-dash')
+      ?.sources.find((candidate) => candidate.kind === 'grant');
+    expect(source).toEqual({ kind: 'grant', endsAt: '2031-01-31T23:59:59.999Z', id: expect.any(String) });
+
+    const url = `/api/admin/grants/${String(source?.id)}`;
+    expect((await app.inject({ method: 'DELETE', url, headers: { cookie: member, origin: ORIGIN } })).statusCode).toBe(
+      403,
+    );
+    expect((await read(granted, path)).statusCode).toBe(200);
+    expect((await app.inject({ method: 'DELETE', url, headers: { cookie: admin, origin: ORIGIN } })).statusCode).toBe(
+      204,
+    );
+    expect((await read(granted, path)).statusCode).toBe(403);
+    const again = await app.inject({ method: 'DELETE', url, headers: { cookie: admin, origin: ORIGIN } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ error: `No grant "${String(source?.id)}"; it may have been revoked already` });
+    const trail = (await call('GET', '/api/admin/audit?kind=admin.grant', admin)).json() as { events: Json[] };
+    expect(trail.events.find((event) => event.subjectEmail === other.email)).toMatchObject({
+      detail: {
+        grant: source?.id,
+        action: 'revoked',
+        units: ['player-adapter-dash'],
+        endsAt: '2031-01-31T23:59:59.999Z',
+      },
+    });
+  });
+
   it('refuses an approval for the organisation of a reader who has none, and changes nothing', async () => {
     const group = `readers-${suffix}`;
     expect(

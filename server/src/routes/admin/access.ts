@@ -285,6 +285,42 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  /**
+   * Revokes a reader's own grant (an approved access request): the reader stops reading its
+   * units on their next request, unless something else gives them. Audited with what it gave.
+   */
+  app.delete(
+    '/grants/:id',
+    { schema: { params: IdParams, response: { 204: NoContent, ...errors } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const admin = await signedIn(request);
+      const [grant] = await store.db.query<{
+        email: string;
+        units: string[];
+        ends_at: Date | string | null;
+        request_id: string | null;
+      }>('delete from reader_grants where id = $1 returning email, units, ends_at, request_id', [id]);
+      if (!grant) throw new Refused(404, `No grant "${id}"; it may have been revoked already`);
+      app.audit(request, {
+        kind: 'admin.grant',
+        actorUid: admin.uid,
+        actorEmail: admin.email,
+        subjectEmail: grant.email,
+        groups: admin.groups,
+        detail: {
+          grant: id,
+          action: 'revoked',
+          units: grant.units,
+          endsAt: grant.ends_at === null ? null : new Date(grant.ends_at).toISOString(),
+          request: grant.request_id,
+        },
+      });
+      await licences.changed();
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get('/access', { schema: { response: { 200: AccessOverview, 503: ErrorAnswer } } }, async () => {
     const view = overview(await loadAccessData(store.db), licences);
     const members = await membersByOrganisation();

@@ -28,6 +28,7 @@ import {
   PAGE_SIZE,
   readerName,
   readerStatus,
+  grantsOf,
   readsLines,
   toggleGroup,
   turnPage,
@@ -362,6 +363,24 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
           setPending({ ...asked, run: () => change(() => adminApi.setDisabled(reader.uid, true), asked.done) });
         },
       });
+    for (const grant of grantsOf(data?.access[reader.uid])) {
+      const what = grant.labels.join(', ');
+      items.push({
+        label: `Revoke the grant of ${what}…`,
+        danger: true,
+        onSelect: () => {
+          const done = `${name}’s grant of ${what} is revoked.`;
+          setPending({
+            title: `Revoke ${name}’s grant of ${what}?`,
+            body: `${name} stops reading ${what} on their next request, unless their organisation’s licence or a group gives it. The audit trail keeps the grant.`,
+            confirm: 'Revoke grant',
+            danger: true,
+            done,
+            run: () => act(() => adminApi.revokeGrant(grant.id), done),
+          });
+        },
+      });
+    }
     items.push({ label: 'Show in the audit trail', onSelect: () => onShowTrail(name) });
     if (guard === null)
       items.push({

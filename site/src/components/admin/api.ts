@@ -67,6 +67,8 @@ export const adminApi = {
   invite: (email: string, groups: string[], method: 'password' | 'provider') =>
     request<InvitationAnswer>('POST', '/invitations', { email, groups, method }),
   withdraw: (email: string) => request<undefined>('DELETE', `/invitations/${encodeURIComponent(email)}`),
+  /** Revokes a reader's own grant (an approved access request). */
+  revokeGrant: (id: string) => request<undefined>('DELETE', `/grants/${encodeURIComponent(id)}`),
   setGroups: (uid: string, groups: string[]) =>
     request<ReaderChange>('PUT', `/readers/${encodeURIComponent(uid)}/groups`, {
       groups,

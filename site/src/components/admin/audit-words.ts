@@ -23,6 +23,7 @@ export const KIND_LABELS: Record<string, string> = {
   'admin.licence': 'Licence changed',
   'admin.access-group': 'Access group changed',
   'admin.membership': 'Organisation or groups of a reader',
+  'admin.grant': 'Personal grant revoked',
   'admin.import': 'Readers imported',
   'admin.site-release': 'Site release served',
   'access.requested': 'Access asked for',
@@ -171,6 +172,10 @@ export function describeEvent(event: Event): string {
       return accessGroupWords(detail);
     case 'admin.membership':
       return membershipWords(detail, who);
+    case 'admin.grant': {
+      const units = Array.isArray(detail.units) ? detail.units.filter((unit) => typeof unit === 'string') : [];
+      return `Revoked ${who}’s own grant${units.length > 0 ? ` of ${list(units)}` : ''}`;
+    }
     case 'admin.import': {
       const counts = isObject(detail.counts) ? detail.counts : {};
       const changed = Object.entries(counts)

@@ -9,6 +9,7 @@ import {
   confirmRemove,
   countText,
   domainGroups,
+  grantsOf,
   initialFilters,
   invitationProblem,
   loadDelay,
@@ -255,5 +256,30 @@ describe("a reader's organisation and groups made here", () => {
       organisation: null,
       groups: [],
     });
+  });
+});
+
+describe("a reader's own grants", () => {
+  it('lists each grant once with every package it gives, and nothing for licences and groups', () => {
+    const grant = (id: string) => ({ kind: 'grant' as const, endsAt: null, id });
+    expect(
+      grantsOf({
+        organisation: null,
+        units: [
+          { unit: 'layout', unitLabel: 'Layout engine', sources: [grant('g1'), { kind: 'group', group: 'partner' }] },
+          { unit: 'blog', unitLabel: 'Blog', sources: [grant('g1')] },
+          { unit: 'whitelabel', unitLabel: 'Whitelabel setup', sources: [grant('g2')] },
+          {
+            unit: 'navigation',
+            unitLabel: 'Spatial navigation',
+            sources: [{ kind: 'licence', organisation: 'N', endsAt: null }],
+          },
+        ],
+      }),
+    ).toEqual([
+      { id: 'g1', labels: ['Layout engine', 'Blog'] },
+      { id: 'g2', labels: ['Whitelabel setup'] },
+    ]);
+    expect(grantsOf(undefined)).toEqual([]);
   });
 });

@@ -71,6 +71,16 @@ export function readsLines(access: MyAccessAnswer | undefined): string[] {
   });
 }
 
+/** A reader's own grants (approved access requests), each with the packages it gives, for revoking one. */
+export function grantsOf(access: MyAccessAnswer | undefined): { id: string; labels: string[] }[] {
+  const grants = new Map<string, string[]>();
+  for (const unit of access?.units ?? [])
+    for (const source of unit.sources)
+      if (source.kind === 'grant' && source.id)
+        grants.set(source.id, [...(grants.get(source.id) ?? []), unit.unitLabel]);
+  return [...grants].map(([id, labels]) => ({ id, labels }));
+}
+
 /** How a reader is named in buttons and notices: the e-mail, or the id of an account without one. */
 export function readerName(reader: ReaderAccount): string {
   return reader.email ?? reader.uid;
