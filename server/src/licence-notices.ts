@@ -18,7 +18,8 @@ export interface LicenceNotice {
   kind: 'ahead' | 'day';
 }
 
-const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
+/** A moment's day, UTC: `2026-12-13`. */
+const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 /** A day as the site writes it: "14 December 2026". */
 export const dayInWords = (date: Date): string =>
@@ -30,13 +31,13 @@ export const dayInWords = (date: Date): string =>
  */
 export function dueNotices(data: AccessData, now: number, days: number): LicenceNotice[] {
   const organisations = new Map(data.organisations.map((organisation) => [organisation.id, organisation]));
-  const today = dayOf(new Date(now));
+  const today = isoDay(new Date(now));
   const notices: LicenceNotice[] = [];
   for (const licence of data.licences) {
     const { endsAt } = licence;
     const organisation = organisations.get(licence.organisationId);
     if (endsAt === null || organisation === undefined || endsAt.getTime() <= now) continue;
-    const kind = dayOf(endsAt) === today ? 'day' : endsAt.getTime() - now <= days * DAY_MS ? 'ahead' : null;
+    const kind = isoDay(endsAt) === today ? 'day' : endsAt.getTime() - now <= days * DAY_MS ? 'ahead' : null;
     if (kind) notices.push({ licence: { ...licence, endsAt }, organisation, kind });
   }
   return notices;
@@ -50,27 +51,31 @@ export function noticeMail(notice: LicenceNotice, to: string, origin: string | n
   // Calendar days, as people count them: a licence ending on the 13th ends in 10 days on the 3rd.
   const daysLeft = Math.max(
     1,
-    Math.round((Date.parse(dayOf(licence.endsAt)) - Date.parse(dayOf(new Date(now)))) / DAY_MS),
+    Math.round((Date.parse(isoDay(licence.endsAt)) - Date.parse(isoDay(new Date(now)))) / DAY_MS),
   );
   const when = kind === 'day' ? 'today' : `on ${day}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`;
   const ends = `${organisation.name}'s licence ends ${when} (at the end of the day, UTC).`;
   const team = policy.requestAccess.email;
   const admin = origin && `${origin}/admin/organisations`;
-  // What to do next, with its address: where to renew it (the team), or whom to write to (the contact).
-  const [next, address, href] =
+  // What to do next, and where: renew it in the administration (the team), or write to the team (the contact).
+  const next =
     to === team
-      ? [`Renew or change it in the portal's administration, under Organisations${admin ? ':' : ''}`, admin, admin]
-      : [
-          `After that, ${organisation.name}'s developers can no longer read these packages' documentation. To renew, write to ${policy.requestAccess.label} at`,
-          team,
-          `mailto:${team}`,
-        ];
-  const link = address ? ` <a href="${escapeHtml(href as string)}">${escapeHtml(address)}</a>` : '';
+      ? {
+          text: `Renew or change it in the portal's administration, under Organisations${admin ? ':' : ''}`,
+          address: admin,
+          href: admin,
+        }
+      : {
+          text: `After that, ${organisation.name}'s developers can no longer read these packages' documentation. To renew, write to ${policy.requestAccess.label} at`,
+          address: team,
+          href: `mailto:${team}`,
+        };
+  const link = next.address && next.href ? ` <a href="${escapeHtml(next.href)}">${escapeHtml(next.address)}</a>` : '';
   return {
     to,
     subject: `${organisation.name}'s licence of the Norigin Developer Docs ends ${kind === 'day' ? 'today' : `on ${day}`}`,
-    text: `${ends} It covers: ${packages.join(', ')}.\n\n${next}${address ? ` ${address}` : ''}.\n`,
-    html: `<p>${escapeHtml(ends)} It covers:</p><ul>${packages.map((name) => `<li>${escapeHtml(name)}</li>`).join('')}</ul><p>${escapeHtml(next)}${link}.</p>`,
+    text: `${ends} It covers: ${packages.join(', ')}.\n\n${next.text}${next.address ? ` ${next.address}` : ''}.\n`,
+    html: `<p>${escapeHtml(ends)} It covers:</p><ul>${packages.map((name) => `<li>${escapeHtml(name)}</li>`).join('')}</ul><p>${escapeHtml(next.text)}${link}.</p>`,
   };
 }
 

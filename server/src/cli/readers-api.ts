@@ -22,6 +22,10 @@ export class ApiCommandError extends Error {
   }
 }
 
+/** The running portal the command talks to: PORTAL_URL, else http://localhost:$PORT (3000), without a trailing slash. */
+export const portalUrlOf = (env: NodeJS.ProcessEnv): string =>
+  (env.PORTAL_URL?.trim() || `http://localhost:${env.PORT?.trim() || '3000'}`).replace(/\/+$/, '');
+
 function portalOf(env: NodeJS.ProcessEnv): { url: string; token: string } {
   const token = env.PORTAL_TOKEN?.trim();
   if (!token)
@@ -29,8 +33,7 @@ function portalOf(env: NodeJS.ProcessEnv): { url: string; token: string } {
       'set PORTAL_TOKEN to a personal token of the admin scope (an administrator makes one on /account: "Used for: Automation")',
       2,
     );
-  const url = (env.PORTAL_URL?.trim() || `http://localhost:${env.PORT?.trim() || '3000'}`).replace(/\/+$/, '');
-  return { url, token };
+  return { url: portalUrlOf(env), token };
 }
 
 async function call(env: NodeJS.ProcessEnv, path: string, init: RequestInit = {}): Promise<Response> {

@@ -24,7 +24,7 @@ import { insertAuditEvents, type AuditEvent } from '../db/audit.js';
 import { openDatabase, type Database, type DatabaseConfig } from '../db/database.js';
 import { migrate } from '../db/migrations.js';
 import { ReaderService, type Actor } from '../readers-service.js';
-import { ApiCommandError, exportCommand, importCommand } from './readers-api.js';
+import { ApiCommandError, exportCommand, importCommand, portalUrlOf } from './readers-api.js';
 
 const USAGE = `Usage: npm run readers -- <command> [--json]
 
@@ -384,11 +384,7 @@ export async function runReadersCommand(
   try {
     const ctx: Context = {
       directory,
-      portalUrl: (
-        env.PUBLIC_URL?.trim() ||
-        env.PORTAL_URL?.trim() ||
-        `http://localhost:${env.PORT?.trim() || '3000'}`
-      ).replace(/\/+$/, ''),
+      portalUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || portalUrlOf(env),
       changes: async () => {
         sink = await openAuditSink(database);
         const opened: AuditSink = sink;

@@ -228,24 +228,19 @@ const access: FastifyPluginAsyncTypebox = async (app) => {
       if (!info) throw new Refused(404, `No package "${unit}" in the access policy`);
       const readers: UnitReaders['readers'] = [];
       const licensedReaders = new Map<string, number>();
-      const placed = new Set(licences.snapshot.memberships.map((member) => member.email));
+      const all = (await readerIndex.select((account) => account.email !== null)).map((account) => ({
+        email: (account.email as string).toLowerCase(),
+        emailVerified: account.emailVerified,
+        groups: account.groups,
+        disabled: account.disabled,
+      }));
       // A disabled account reads nothing: it cannot sign in.
-      const accounts = (await readerIndex.select((account) => account.email !== null && !account.disabled)).map(
-        (account) => ({
-          email: (account.email as string).toLowerCase(),
-          emailVerified: account.emailVerified,
-          groups: account.groups,
-        }),
-      );
-      const known = new Set(
-        (await readerIndex.select((account) => account.email !== null)).map((account) =>
-          (account.email as string).toLowerCase(),
-        ),
-      );
+      const accounts = all.filter((account) => !account.disabled);
       // Readers added by name before their first sign-in read by their membership alone.
-      const byName = [...placed]
-        .filter((email) => !known.has(email))
-        .map((email) => ({ email, emailVerified: false, groups: [] as readonly string[] }));
+      const known = new Set(all.map((account) => account.email));
+      const byName = licences.snapshot.memberships
+        .filter((member) => !known.has(member.email))
+        .map((member) => ({ email: member.email, emailVerified: false, groups: [] as readonly string[] }));
       for (const account of [...accounts, ...byName]) {
         const found = accessOf(licences, account).units.find((candidate) => candidate.unit === unit);
         if (!found) continue;

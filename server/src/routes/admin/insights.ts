@@ -54,7 +54,7 @@ const insights: FastifyPluginAsyncTypebox = async (app) => {
               .filter((licence) => licence.organisationId === organisation.id && licences.isLive(licence))
               .flatMap((licence) => licence.units);
       const ofGroup = group === undefined ? null : unitsOfGroups([group]);
-      const units = ofGroup !== null && licensed !== null ? [...ofGroup, ...licensed] : (ofGroup ?? licensed);
+      const units = ofGroup === null && licensed === null ? null : [...(ofGroup ?? []), ...(licensed ?? [])];
       const pages = site.pages
         .filter(
           (page) => page.access === 'private' && (units === null || page.units.some((unit) => units.includes(unit))),
