@@ -2,9 +2,17 @@ export interface RunningVerdaccio {
   /** `http://127.0.0.1:<port>/` */
   registry: string;
   addUser(name: string, password: string): Promise<string>;
-  publish(files: Record<string, string>, token: string): void;
+  /** `tag`: the dist-tag, which npm asks for when a lower version is published after a higher one. */
+  publish(files: Record<string, string>, token: string, options?: { tag?: string }): void;
   publishTyped(
-    release: { name: string; version: string; description: string; readme: string; declarations: string },
+    release: {
+      name: string;
+      version: string;
+      description: string;
+      readme: string;
+      declarations: string;
+      tag?: string;
+    },
     token: string,
   ): void;
   /** Publishes a tarball made by hand (files and symbolic links below `package/`) under `manifest`, skipping npm's checks. */

@@ -52,8 +52,11 @@ export async function startVerdaccio({ work }) {
     return body.token;
   };
 
-  /** Writes `files` (package.json among them) into a folder of `work` and publishes it with npm and `token`. */
-  const publish = (files, token) => {
+  /**
+   * Writes `files` (package.json among them) into a folder of `work` and publishes it with npm
+   * and `token`, under the dist-tag `tag` (npm asks for one when a lower version comes after a higher).
+   */
+  const publish = (files, token, { tag = undefined } = {}) => {
     const manifest = JSON.parse(files['package.json']);
     const dir = join(work, `publish-${manifest.name.replace('/', '+')}-${manifest.version}`);
     for (const [path, text] of Object.entries(files)) {
@@ -61,15 +64,19 @@ export async function startVerdaccio({ work }) {
       writeFileSync(join(dir, path), text);
     }
     writeFileSync(join(dir, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`);
-    execFileSync('npm', ['publish', '--userconfig', join(dir, '.npmrc'), '--registry', registry], {
-      cwd: dir,
-      stdio: 'pipe',
-      env: { ...process.env, npm_config_registry: registry },
-    });
+    execFileSync(
+      'npm',
+      ['publish', '--userconfig', join(dir, '.npmrc'), '--registry', registry, ...(tag ? ['--tag', tag] : [])],
+      {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { ...process.env, npm_config_registry: registry },
+      },
+    );
   };
 
   /** Publishes one release of a typed package: a README and `dist/index.d.ts` as its `types`, what the sync's reference reads. */
-  const publishTyped = ({ name, version, description, readme, declarations }, token) =>
+  const publishTyped = ({ name, version, description, readme, declarations, tag }, token) =>
     publish(
       {
         'package.json': JSON.stringify({ name, version, description, license: 'UNLICENSED', types: 'dist/index.d.ts' }),
@@ -78,6 +85,7 @@ export async function startVerdaccio({ work }) {
         'dist/index.js': 'export {};\n',
       },
       token,
+      { tag },
     );
 
   /**

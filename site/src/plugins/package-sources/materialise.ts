@@ -41,6 +41,30 @@ function longDay(date: string | null): string {
     : 'an unknown date';
 }
 
+/** The registry's moment of a release, to the minute in UTC: "10 August 2026 at 15:55 UTC". */
+function publishedAt(date: string | null): string {
+  return date ? `${longDay(date)} at ${date.slice(11, 16)} UTC` : longDay(date);
+}
+
+/** Versions in a sentence: "3.2.1 and 3.1.0", or how many beyond four. */
+function versionList(versions: readonly string[]): string {
+  if (versions.length > 4) return `${versions.length} lower versions (${versions.slice(0, 3).join(', ')} and others)`;
+  return versions.length === 1 ? (versions[0] ?? '') : `${versions.slice(0, -1).join(', ')} and ${versions.at(-1)}`;
+}
+
+/**
+ * The lower versions the registry dates after a release (a backport published later, say),
+ * newest first: the history is in version order, and says where the dates run the other way.
+ */
+function publishedBefore(releases: readonly { version: string; date: string | null }[], index: number): string[] {
+  const own = releases[index]?.date;
+  if (!own) return [];
+  return releases
+    .slice(index + 1)
+    .filter((release) => release.date !== null && release.date > own)
+    .map((release) => release.version);
+}
+
 /**
  * A page of the section: the portal's own front matter (never the package's), CommonMark
  * whatever the file's name (MDX would run the page's expressions at build time), and a body
@@ -273,7 +297,11 @@ export function sectionPages(
         : 'Outside the range of versions this portal documents.';
     const href = changesHref(version, index);
     const api = href ? historyLine(reference.changesOf(version), href) : '';
-    return `## ${version} - ${day(date)}\n\nPublished on ${longDay(date)}. ${docs}${api ? `\n\n${api}` : ''}`;
+    const later = publishedBefore(releases, index);
+    const order = later.length
+      ? `, before ${versionList(later)}, which ${source.kind === 'npm' ? 'the registry dates' : 'were tagged'} later`
+      : '';
+    return `## ${version} - ${day(date)}\n\nPublished on ${publishedAt(date)}${order}. ${docs}${api ? `\n\n${api}` : ''}`;
   });
   const name = source.package ?? source.title;
   files.set(
@@ -287,7 +315,7 @@ export function sectionPages(
         // The section's own pages belong to the newest release (the version menu, a search of a version).
         package_version: latest.version,
       },
-      `Every release of \`${name}\` ${source.kind === 'npm' ? 'published on its registry' : `tagged in ${source.repository}`}, newest first, with the date ${source.kind === 'npm' ? 'the registry gives' : 'of its tag'}. The newest release of each minor line has its documentation here; use the version menu in the navigation bar to move between them.\n\n${history.join('\n\n')}`,
+      `Every release of \`${name}\` ${source.kind === 'npm' ? 'published on its registry' : `tagged in ${source.repository}`}, newest first in version order, with the date ${source.kind === 'npm' ? 'the registry gives' : 'of its tag'} (where a lower version is dated later, its entry says so). The newest release of each minor line has its documentation here; use the version menu in the navigation bar to move between them.\n\n${history.join('\n\n')}`,
     ),
   );
 

@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import semver from 'semver';
+
 import { type ApiChanges, apiChanges, type ApiModels } from '@portal/built-site/api-reference';
 import type { ApiModel, ApiSymbol, CachedSource, Source } from '@portal/sync';
 import { fencedCode, markdownCode, markdownText, plainText, symbolNameProblem } from '@portal/sync/trust';
@@ -28,6 +30,36 @@ const GROUPS: { kinds: ApiSymbol['kind'][]; heading: string; one: string }[] = [
 ];
 
 const kindName = (kind: ApiSymbol['kind']): string => GROUPS.find((group) => group.kinds.includes(kind))?.one ?? kind;
+
+/**
+ * What a release that removes or changes exported symbols is, when semantic versioning keeps
+ * such a change for a major release: `patch` or `minor` (a 0.x release's minor may break);
+ * undefined when the change is allowed or the release removes and changes nothing.
+ */
+export function breakingIn(
+  change: Pick<ApiChanges<ApiSymbol>, 'from' | 'to' | 'removed' | 'changed'>,
+): 'patch' | 'minor' | undefined {
+  if (change.removed.length === 0 && change.changed.length === 0) return undefined;
+  const step = semver.diff(change.from, change.to);
+  if (step === 'patch' || step === 'prepatch') return 'patch';
+  if ((step === 'minor' || step === 'preminor') && semver.major(change.to) > 0) return 'minor';
+  return undefined;
+}
+
+/** The warning a release's changes carry when they break code in a release that semver says must not. */
+export function breakingNote(change: ApiChanges<ApiSymbol>): string {
+  const kind = breakingIn(change);
+  if (!kind) return '';
+  const what = [
+    change.removed.length ? `removes ${count(change.removed.length, 'exported symbol')}` : '',
+    change.changed.length ? `changes the declaration of ${count(change.changed.length, 'symbol')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return `Breaking in a ${kind} release: ${change.to} ${what} against ${change.from}, which semantic versioning keeps for a major release. Check the code that uses them before you upgrade.`;
+}
+
+const count = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The first sentence of a summary, as plain words on one line: for descriptions (escape it for Markdown). */
 function firstSentence(summary: string): string {
@@ -82,7 +114,8 @@ export function sectionReference(
       symbols: model.symbols.filter((symbol) => symbolNameProblem(symbol.name) === undefined),
     });
   }
-  // Newest first: each release is compared with the next older one that has a reference.
+  // Newest first in version order (the sync's): each release is compared with the next lower
+  // version that has a reference, whatever the order the registry dates them in.
   const ordered = (cached.api ?? []).filter((entry) => models.has(entry.version)).map((entry) => entry.version);
   const previousOf = (version: string): string | undefined => ordered[ordered.indexOf(version) + 1];
   const changes = new Map<string, ApiChanges<ApiSymbol>>();
@@ -167,8 +200,9 @@ export function sectionReference(
               : ''
           }`,
           change
-            ? `Against ${previous}, the release before it: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added ([API changes](api-changes.md)).`
+            ? `Against ${previous}, the previous release in version order: ${change.removed.length} removed, ${change.changed.length} changed, ${change.added.length} added ([API changes](api-changes.md)).`
             : `[API changes](api-changes.md) between releases.`,
+          change && breakingIn(change) ? admonition(breakingNote(change)) : '',
           ...groups,
           model.refused?.length
             ? `## Not documented here\n\n${model.refused.map((entry) => `- ${markdownCode(entry.name)}: ${markdownText(entry.reason)}.`).join('\n')}`
@@ -216,12 +250,21 @@ export function sectionReference(
     const sections = upTo.map((release) => {
       const releaseChange = changes.get(release);
       const date = dates.get(release);
-      const heading = `## Version ${release}${date ? `\n\nPublished on ${date.slice(0, 10)}.` : ''}`;
+      const published = date ? ` Published on ${date.slice(0, 10)}.` : '';
+      const heading = `## Version ${release}`;
       if (!releaseChange) {
-        const count = models.get(release)?.symbols.length ?? 0;
-        return `${heading}\n\nThe oldest release with type declarations in the range documented here: ${count} exported symbols.`;
+        const symbols = models.get(release)?.symbols.length ?? 0;
+        return `${heading}\n\nThe oldest release with type declarations in the range documented here: ${symbols} exported symbols.${published}`;
       }
-      return `${heading}\n\n${changesMarkdown(releaseChange, (symbol) => (release === version ? `${symbol.slug}.md` : undefined))}`;
+      const note = breakingNote(releaseChange);
+      return [
+        heading,
+        `Compared with ${releaseChange.from}, the previous release in version order.${published}`,
+        note ? admonition(note) : '',
+        changesMarkdown(releaseChange, (symbol) => (release === version ? `${symbol.slug}.md` : undefined)),
+      ]
+        .filter(Boolean)
+        .join('\n\n');
     });
     files.set(
       `${apiDir}api-changes.md`,
@@ -234,7 +277,7 @@ export function sectionReference(
           pagination_next: null,
         }),
         [
-          `What each release of \`${name}\` removed, changed and added in its exported API, against the release published before it, newest first. It is worked out from the type declarations each release carries, not from the changelog: a symbol is removed when the release no longer exports it, changed when its declaration reads differently.`,
+          `What each release of \`${name}\` removed, changed and added in its exported API, newest first, each against the previous release in version order (which is not always the one the registry dates before it). It is worked out from the type declarations each release carries, not from the changelog: a symbol is removed when the release no longer exports it, changed when its declaration reads differently. A patch or minor release that removes or changes a symbol is marked as breaking.`,
           ...sections,
         ].join('\n\n'),
       ),
@@ -330,6 +373,9 @@ function diffLines(before: string, after: string): string[] {
   return out;
 }
 
+/** A warning box around one paragraph. */
+const admonition = (text: string): string => `:::warning\n\n${text}\n\n:::`;
+
 /** The anchor of a release's section on the API changes page (`## Version 3.3.0`). */
 export const changesAnchor = (version: string): string => `version-${version.replace(/\./g, '')}`;
 
@@ -342,8 +388,9 @@ export function historyLine(change: ApiChanges<ApiSymbol> | undefined, changesHr
     change.changed.length ? `changed ${list(change.changed)}` : '',
     change.added.length ? `added ${list(change.added)}` : '',
   ].filter(Boolean);
+  const breaking = breakingIn(change);
   return parts.length
-    ? `API changes against ${change.from}: ${parts.join('; ')} ([API changes](${changesHref})).`
+    ? `API changes against ${change.from}, the previous release in version order: ${parts.join('; ')} ([API changes](${changesHref})).${breaking ? ` **Breaking in a ${breaking} release.**` : ''}`
     : `No change to the exported API against ${change.from}.`;
 }
 

@@ -5,11 +5,13 @@
 // added symbol and nothing else. The only tests that reach the public registry (`npm run
 // test:public-registry`); how the reference is made is tested on packages published to a
 // registry of the tests' own (api-changes.build.test.ts).
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadSources, type SyncState, sync } from '@portal/sync';
+import semver from 'semver';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -161,4 +163,32 @@ describe('the API reference of every release the portal publishes', () => {
       expect(pages, version).toEqual(exported);
     }
   }, 120_000);
+
+  it('dates every release as the registry’s `time` does, and compares each with the previous in version order', () => {
+    const time = JSON.parse(
+      execFileSync('npm', ['view', '@noriginmedia/norigin-spatial-navigation', 'time', '--json'], {
+        cwd: work,
+        encoding: 'utf8',
+      }),
+    ) as Record<string, string>;
+    const { files } = sectionPages(nav, synced, { cacheDir: allCache, siteDir: portalSite });
+    const history = files.get('CHANGELOG.md') as string;
+    const days = new Map([...history.matchAll(/^## (\S+) - (\S+)$/gm)].map(([, version, day]) => [version, day]));
+    const releases = (synced.releases ?? []).map((release) => release.version);
+    expect(releases.length).toBeGreaterThanOrEqual(24);
+    expect([...days.keys()]).toEqual(releases);
+    for (const version of releases) expect(days.get(version), version).toBe(time[version]?.slice(0, 10));
+    // The changes page of the newest release: each section against the next lower version with a reference.
+    const page = files.get('api/api-changes.md') as string;
+    const withReference = (synced.api ?? [])
+      .filter((entry) => entry.dir && !entry.error)
+      .map((entry) => entry.version)
+      .sort(semver.rcompare);
+    withReference.slice(0, -1).forEach((version, index) => {
+      const section = page.split(/^## /m).find((part) => part.startsWith(`Version ${version}\n`)) ?? '';
+      expect(/Compared with (\S+), the previous release in version order\./.exec(section)?.[1], version).toBe(
+        withReference[index + 1],
+      );
+    });
+  });
 });
