@@ -38,7 +38,7 @@ import { LIMITS, markdownCode, safeMarkdown, safeUrl, symbolNameProblem, writeIn
  */
 
 /** Changes when the model or the pages change shape: every reference made before is made again. */
-export const REFERENCE_FORMAT = 'reference 6';
+export const REFERENCE_FORMAT = 'reference 7';
 
 const require = createRequire(import.meta.url);
 
@@ -293,6 +293,18 @@ export async function makeReferences(releases) {
       hideBreadcrumbs: true,
       hidePageTitle: true,
       useCodeBlocks: true,
+      // Parameters, members and type declarations as tables of name, type and description.
+      parametersFormat: 'table',
+      interfacePropertiesFormat: 'table',
+      classPropertiesFormat: 'table',
+      typeAliasPropertiesFormat: 'table',
+      enumMembersFormat: 'table',
+      propertyMembersFormat: 'table',
+      typeDeclarationFormat: 'table',
+      tableColumnSettings: { hideSources: true },
+      // Signatures and the code of doc comments over lines of 80 characters (the file beside this one).
+      formatWithPrettier: true,
+      prettierConfigFile: join(dirname(new URL(import.meta.url).pathname), 'reference.prettierrc.json'),
     }),
     [],
   );
@@ -309,6 +321,14 @@ export async function makeReferences(releases) {
       const release = releases.find((candidate, index) => file && file === entryPoints[index]);
       if (release && child.kindOf(ReflectionKind.Module)) moduleOf.set(release, child);
     }
+
+  // A destructured parameter is named by its pattern in a declaration file (`{ focusable, …
+  // }`), which makes a signature one long line and the parameters' table a list of names:
+  // it is called `options` (or `items`, an array's), as a reader would call it.
+  for (const parameter of project.getReflectionsByKind(ReflectionKind.Parameter)) {
+    if (/^\s*\{/.test(parameter.name) || parameter.name === '__namedParameters') parameter.name = 'options';
+    else if (/^\s*\[/.test(parameter.name)) parameter.name = 'items';
+  }
 
   const pageOf = new Map(); // reflection → { url, contents }
   app.renderer.on(MarkdownPageEvent.END, (page) => {
