@@ -44,7 +44,11 @@ export function buildServer({ quiet = false } = {}) {
 export async function syncSources({ only, force = false, log = console.log, paths = syncPaths({ siteDir }) } = {}) {
   const loaded = loadSources(paths.sourcesFile, { siteDir: paths.siteDir });
   if (!force && isCurrent(readState(paths.cacheDir), loaded)) return;
-  log(force ? 'Syncing the package sections…' : 'The sources file is new or changed: syncing the package sections…');
+  log(
+    force
+      ? 'Syncing the package sections…'
+      : "The sources file or the API reference's format is new or changed: syncing the package sections…",
+  );
   const started = Date.now();
   const state = await sync(loaded, { cacheDir: paths.cacheDir, root: paths.root, only, log });
   log(

@@ -8,7 +8,7 @@ import {
   isRepositoryPage,
   repositoryPages,
 } from './src/data/repository-pages';
-import { hasApiReference } from './src/data/synced-reference';
+import { hasApiReference, versionedPageIds } from './src/data/synced-reference';
 
 /** One sidebar entry (the package exports only the whole config's type). */
 type Item = Extract<SidebarsConfig[string], unknown[]>[number];
@@ -180,8 +180,10 @@ const sidebars: SidebarsConfig = {
       },
       items: [
         // Made from the package on npm (site/sources.yaml); older versions are outside the sidebar.
-        // Its API reference and API changes are made from the newest release's type declarations.
+        // Its guide is ours, for a range of releases (site/sources/…/versioned); its API reference
+        // and API changes are made from the newest release's type declarations.
         project('Norigin-Spatial-Navigation', [
+          ...versionedPageIds('norigin-spatial-navigation'),
           ...(hasApiReference('norigin-spatial-navigation') ? ['api/index', 'api/api-changes'] : []),
           ...repositoryPages,
         ]),

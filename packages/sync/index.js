@@ -20,7 +20,14 @@ import ini from 'ini';
 import semver from 'semver';
 
 import { DECLARATIONS_FORMAT, fetchDeclarations, readDeclarations } from './declarations.js';
-import { makeReferences, readReference, referenceMarker, referencePaths } from './reference.js';
+import {
+  makeReferences,
+  readReference,
+  referenceMarker,
+  referencePaths,
+  referenceTools,
+  REFERENCE_FORMAT,
+} from './reference.js';
 import { pickVersions } from './sources.js';
 import { filePathProblem, inside, LIMITS, manifestFields, regularFile, releaseDate } from './trust.js';
 
@@ -38,6 +45,7 @@ export { sourceFingerprint } from './fingerprint.js';
  *
  * @typedef {object} SyncState
  * @property {string} sourcesHash
+ * @property {string} [references] The format and tools the API references were made with (referencesMadeWith).
  * @property {string} syncedAt
  * @property {boolean} offline
  * @property {Record<string, CachedSource>} sources
@@ -646,7 +654,13 @@ async function syncGit(source, { cacheDir, root, log, previous }) {
 export async function sync(loaded, { cacheDir, root, only, log = () => {}, env = process.env }) {
   const previous = readState(cacheDir);
   /** @type {SyncState} */
-  const state = { sourcesHash: loaded.hash, syncedAt: new Date().toISOString(), offline: false, sources: {} };
+  const state = {
+    sourcesHash: loaded.hash,
+    references: referencesMadeWith(),
+    syncedAt: new Date().toISOString(),
+    offline: false,
+    sources: {},
+  };
   /** @type {string[]} */
   const failures = [];
   const settings = npmSettings(root, env);
@@ -731,14 +745,18 @@ export function restoreState(cacheDir, text) {
   writeAtomically(join(cacheDir, STATE), text);
 }
 
+/** The reference's format and the versions of its tools: a cache made with others is synced again. */
+const referencesMadeWith = () => `${REFERENCE_FORMAT}; ${referenceTools()}`;
+
 /**
- * Is the cache's state made from this sources file, with every fetched source in it?
+ * Is the cache's state made from this sources file, and its references in this format, with
+ * every fetched source in it?
  *
  * @param {SyncState | undefined} state
  * @param {LoadedSources} loaded
  * @returns {state is SyncState}
  */
 export function isCurrent(state, loaded) {
-  if (!state || state.sourcesHash !== loaded.hash) return false;
+  if (!state || state.sourcesHash !== loaded.hash || state.references !== referencesMadeWith()) return false;
   return loaded.sources.every((source) => source.kind === 'local' || state.sources?.[source.id]?.versions?.length);
 }

@@ -6,7 +6,7 @@ import { loadSources } from '@portal/sync';
 import { describe, expect, it } from 'vitest';
 
 import sidebars from '../sidebars';
-import { hasApiReference } from '../src/data/synced-reference';
+import { hasApiReference, versionedPageIds } from '../src/data/synced-reference';
 import { isPlatformId } from '../src/data/platforms';
 
 const siteDir = join(import.meta.dirname, '..');
@@ -86,7 +86,9 @@ describe('the docs content', () => {
     'the sidebar names the pages the build writes for the synced section %s',
     (section, source) => {
       const handWritten = source.pages
-        ? readdirSync(join(siteDir, source.pages)).map((name) => name.replace(/\.md$/, ''))
+        ? readdirSync(join(siteDir, source.pages))
+            .filter((name) => name.endsWith('.md'))
+            .map((name) => name.replace(/\.md$/, ''))
         : [];
       const ids = sidebarIds(sidebars.tutorialSidebar).filter((id) => id.startsWith(`${section}/`));
       expect(ids.sort()).toEqual(
@@ -97,6 +99,8 @@ describe('the docs content', () => {
           'LICENSE',
           ...(hasApiReference(source.id) ? ['api/index', 'api/api-changes'] : []),
           ...handWritten,
+          // The pages written for a range of releases that the newest is in (the 3.x guide).
+          ...versionedPageIds(source.id),
         ]
           .map((name) => `${section}/${name}`)
           .sort(),

@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
-import type { CachedSource, CachedVersion, Source } from '@portal/sync';
+import type { ApiSymbol, CachedSource, CachedVersion, Source } from '@portal/sync';
 import { fencedCode, filePathProblem, inside, markdownCode, markdownText, markupIn } from '@portal/sync/trust';
-import { stringify } from 'yaml';
+import semver from 'semver';
+import { parse, stringify } from 'yaml';
 
 import { type LinkContext, packageMarkdown, type PackageMarkdown, repositoryWeb } from './readme';
 import { changesAnchor, historyLine, linkSymbols, type Reference, sectionReference } from './reference';
@@ -85,6 +86,59 @@ function isMarkdown(path: string): boolean {
   return /\.(md|markdown)$/i.test(path);
 }
 
+/**
+ * A page the portal's authors write for a range of a package's releases (a guide to the 3.x
+ * API, say): `versioned/<NAME>.md` in the source's `pages` folder, whose front matter names
+ * the range (`versions: '^3.1.0'`). Each documented release in the range gets it in its own
+ * folder, with the symbols it names linked to that release's reference.
+ */
+export interface VersionedPage {
+  /** The file's name, and the page's beside each release's README (`GUIDE.md`). */
+  name: string;
+  range: string;
+  frontMatter: Record<string, unknown>;
+  body: string;
+  file: string;
+}
+
+/** The versioned pages of a source, read from its `pages` folder. */
+export function versionedPages(siteDir: string, source: Pick<Source, 'pages'>): VersionedPage[] {
+  if (!source.pages) return [];
+  const dir = join(siteDir, source.pages, 'versioned');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /\.md$/.test(name))
+    .sort()
+    .map((name) => {
+      const file = join(dir, name);
+      const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(readFileSync(file, 'utf8'));
+      const { versions, ...frontMatter } = (match ? parse(match[1] ?? '') : {}) as Record<string, unknown>;
+      if (typeof versions !== 'string' || semver.validRange(versions) === null)
+        throw new Error(
+          `${file}: its front matter must name the releases it is for as a semver range (versions: '^3.1.0').`,
+        );
+      if (typeof frontMatter.title !== 'string') throw new Error(`${file}: its front matter needs a title.`);
+      return { name, range: versions, frontMatter, body: match?.[2] ?? '', file };
+    });
+}
+
+/**
+ * The authors' line on what each exported symbol is for (`api-notes.yaml` in the source's
+ * pages folder: name → text), which the reference shows where a release's doc comment says nothing.
+ */
+export function apiNotes(siteDir: string, source: Pick<Source, 'pages'>): Map<string, string> {
+  const file = source.pages ? join(siteDir, source.pages, 'api-notes.yaml') : undefined;
+  if (!file || !existsSync(file)) return new Map();
+  const notes: unknown = parse(readFileSync(file, 'utf8'));
+  if (typeof notes !== 'object' || notes === null || Object.values(notes).some((note) => typeof note !== 'string'))
+    throw new Error(`${file}: each entry must be a symbol's name and one line of text.`);
+  return new Map(Object.entries(notes as Record<string, string>));
+}
+
+/** The versioned pages a release gets. */
+export const versionedPagesOf = (version: string, pages: readonly VersionedPage[]): VersionedPage[] =>
+  pages.filter((entry) => semver.satisfies(version, entry.range));
+
 /** The page a release file becomes, relative to the version's folder (`CHANGELOG.md` → the section's history). */
 function releasePages(version: CachedVersion): Map<string, string> {
   const pages = new Map<string, string>();
@@ -153,12 +207,13 @@ export function sectionPages(
       folder: folderOf(version),
       date: version.date,
     })),
-    { cacheDir, page },
+    { cacheDir, page, notes: apiNotes(siteDir, source) },
   );
   for (const [path, text] of reference.files) files.set(path, text);
   const basePath = `/docs/${source.section}/`;
   const overlay = source.pages ? join(siteDir, source.pages) : undefined;
   const overlayPages = overlay && existsSync(overlay) ? readdirSync(overlay).filter(isMarkdown) : [];
+  const guides = versionedPages(siteDir, source);
   const picker: PackageVersions = {
     id: source.id,
     title: source.title,
@@ -178,6 +233,13 @@ export function sectionPages(
       homepageOrigin = undefined;
     }
     const pathsHere: string[] = [];
+    // The pages of this release that name each symbol, for the symbol's page.
+    const usedIn = new Map<ApiSymbol, { target: string; title: string }[]>();
+    const linkedFrom = (target: string, title: string) => (symbol: ApiSymbol) => {
+      const uses = usedIn.get(symbol) ?? [];
+      if (!uses.some((use) => use.target === target)) uses.push({ target, title });
+      usedIn.set(symbol, uses);
+    };
     for (const [file, target] of mapping) {
       const text = readFileSync(join(cacheDir, version.dir, file), 'utf8');
       const here = posix.dirname(target);
@@ -203,16 +265,19 @@ export function sectionPages(
         blob,
         homepageOrigin,
       ]);
-      // Inline code and code blocks that name a symbol lead to its page in this version's reference.
-      converted.markdown = linkSymbols(converted.markdown, reference.symbolsOf(version.version), (symbol) =>
-        posix.relative(here, `api/${symbol.slug}.md`),
-      );
       const isLanding = target === 'README.md';
       const title = isLanding
         ? folder
           ? `${source.title} ${version.version}`
           : source.title
         : (converted.title ?? posix.basename(target, '.md'));
+      // Inline code and code blocks that name a symbol lead to its page in this version's reference.
+      converted.markdown = linkSymbols(
+        converted.markdown,
+        reference.symbolsOf(version.version),
+        (symbol) => posix.relative(here, `api/${symbol.slug}.md`),
+        linkedFrom(target, isLanding ? `${title} README` : title),
+      );
       const lead = isLanding
         ? [
             `This is the README of ${whatIs(source, version)} **${version.version}**, published on ${longDay(version.date)}${
@@ -248,6 +313,45 @@ export function sectionPages(
       if (isLanding && folder) frontMatter.sidebar_label = version.version;
       files.set(`${folder}${target}`, page(frontMatter, `${lead}\n\n${converted.markdown}`));
       pathsHere.push(target === 'README.md' ? '' : target.replace(/(README)?\.md$/, ''));
+    }
+    for (const guide of versionedPagesOf(version.version, guides)) {
+      if ([...mapping.values()].includes(guide.name) || overlayPages.includes(guide.name))
+        throw new Error(`${guide.file}: ${version.version} carries a page of the same name.`);
+      const title = String(guide.frontMatter.title);
+      const body = linkSymbols(
+        guide.body,
+        reference.symbolsOf(version.version),
+        (symbol) => `api/${symbol.slug}.md`,
+        linkedFrom(guide.name, title),
+      );
+      files.set(
+        `${folder}${guide.name}`,
+        page(
+          {
+            ...guide.frontMatter,
+            ...(folder
+              ? {
+                  description: `${String(guide.frontMatter.description ?? title)} (version ${version.version})`,
+                  displayed_sidebar: SIDEBAR,
+                }
+              : {}),
+            package: source.id,
+            package_version: version.version,
+          },
+          body,
+        ),
+      );
+      pathsHere.push(guide.name.replace(/\.md$/, ''));
+    }
+    // Each symbol's page names the pages of its release that use it.
+    for (const [symbol, uses] of usedIn) {
+      const path = `${folder}api/${symbol.slug}.md`;
+      const text = files.get(path);
+      if (typeof text !== 'string') continue;
+      const list = uses
+        .sort((a, b) => a.target.localeCompare(b.target))
+        .map((use) => `- [${markdownText(use.title)}](../${use.target})`);
+      files.set(path, `${text.trimEnd()}\n\n## Where it is used\n\n${list.join('\n')}\n`);
     }
     if (!mapping.has('README.md') && ![...mapping.values()].includes('README.md')) {
       files.set(

@@ -98,20 +98,39 @@ export function sectionReference(
   source: Source,
   cached: CachedSource,
   documented: DocumentedVersion[],
-  { cacheDir, page }: { cacheDir: string; page: (frontMatter: Front, body: string) => string },
+  {
+    cacheDir,
+    page,
+    notes = new Map(),
+  }: {
+    cacheDir: string;
+    page: (frontMatter: Front, body: string) => string;
+    /** The authors' line on what a symbol is for, by name, shown where the release's doc comment says nothing. */
+    notes?: ReadonlyMap<string, string>;
+  },
 ): Reference {
   const files = new Map<string, string>();
   const pages = new Map<string, string[]>();
   const name = source.package ?? source.title;
   const dates = new Map((cached.releases ?? []).map((release) => [release.version, release.date]));
   const models = new Map<string, ApiModel>();
+  // The symbols whose summary is the authors' note.
+  const noted = new WeakSet<ApiSymbol>();
+  const withNote = (symbol: ApiSymbol): ApiSymbol => {
+    const note = symbol.summary ? undefined : notes.get(symbol.name);
+    if (!note) return symbol;
+    const given = { ...symbol, summary: markdownText(note) };
+    noted.add(given);
+    return given;
+  };
   for (const entry of cached.api ?? []) {
     if (!entry.dir) continue;
     const model = JSON.parse(readFileSync(join(cacheDir, entry.dir, 'model.json'), 'utf8')) as ApiModel;
-    // The sync documents identifiers only; a model made otherwise is held to the same rule.
+    // The sync documents identifiers only; a model made otherwise is held to the same rule. A
+    // symbol whose doc comment says nothing gets the authors' note as its summary.
     models.set(entry.version, {
       ...model,
-      symbols: model.symbols.filter((symbol) => symbolNameProblem(symbol.name) === undefined),
+      symbols: model.symbols.filter((symbol) => symbolNameProblem(symbol.name) === undefined).map(withNote),
     });
   }
   // Newest first in version order (the sync's): each release is compared with the next lower
@@ -239,7 +258,8 @@ export function sectionReference(
             package_version: version,
             api_symbol: symbol.name,
           },
-          `${lead}\n\n${body}`,
+          // The plugin's page holds the doc comment; the authors' note stands in for a missing one.
+          `${lead}\n\n${noted.has(symbol) ? `${symbol.summary}\n\n` : ''}${body}`,
         ),
       );
       versionPages.push(`api/${symbol.slug}`);
@@ -398,8 +418,14 @@ export function historyLine(change: ApiChanges<ApiSymbol> | undefined, changesHr
  * Links the symbols a page's Markdown names to their reference pages: inline code that is a
  * symbol's name (`useFocusable`, `useFocusable()`) becomes a link, and a code block that uses
  * symbols is followed by a line linking each. Headings and existing links are left alone.
+ * `linked` hears of each symbol linked, for the "where it is used" of its page.
  */
-export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (symbol: ApiSymbol) => string): string {
+export function linkSymbols(
+  markdown: string,
+  symbols: ApiSymbol[],
+  hrefOf: (symbol: ApiSymbol) => string,
+  linked: (symbol: ApiSymbol) => void = () => {},
+): string {
   if (symbols.length === 0) return markdown;
   const byName = new Map(symbols.map((symbol) => [symbol.name, symbol]));
   // Identifiers are looked up by name: no pattern is made of a release's names.
@@ -419,11 +445,12 @@ export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (sym
       out.push(line);
       if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
         fence = null;
-        const linked = [...used].map((name) => byName.get(name)).filter((symbol) => symbol !== undefined);
-        if (linked.length)
+        const inBlock = [...used].map((name) => byName.get(name)).filter((symbol) => symbol !== undefined);
+        inBlock.forEach(linked);
+        if (inBlock.length)
           out.push(
             '',
-            `API used above: ${linked.map((symbol) => `[\`${symbol.name}\`](${hrefOf(symbol)})`).join(', ')}.`,
+            `API used above: ${inBlock.map((symbol) => `[\`${symbol.name}\`](${hrefOf(symbol)})`).join(', ')}.`,
           );
       } else for (const [word] of line.matchAll(identifier)) if (byName.has(word)) used.add(word);
       continue;
@@ -435,7 +462,9 @@ export function linkSymbols(markdown: string, symbols: ApiSymbol[], hrefOf: (sym
     out.push(
       line.replace(/(\[)?`([A-Za-z_$][\w$]*)(\(\))?`/g, (whole: string, bracket: string | undefined, word: string) => {
         const symbol = byName.get(word);
-        return symbol && !bracket ? `[${whole}](${hrefOf(symbol)})` : whole;
+        if (!symbol || bracket) return whole;
+        linked(symbol);
+        return `[${whole}](${hrefOf(symbol)})`;
       }),
     );
   }

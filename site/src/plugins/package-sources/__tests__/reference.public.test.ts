@@ -15,7 +15,7 @@ import semver from 'semver';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { type CachedSource, sectionPages, type Source } from '../materialise';
+import { type CachedSource, sectionPages, type Source, versionedPages } from '../materialise';
 import { changesAnchor } from '../reference';
 
 const work = mkdtempSync(join(tmpdir(), 'portal-reference-'));
@@ -66,6 +66,43 @@ function pagesAndExports(
     .sort();
   const index = join(cache, 'types', '@noriginmedia+norigin-spatial-navigation', version, 'declarations');
   return { pages, exported: exportedNames(join(index, 'package', 'dist', 'index.d.ts')) };
+}
+
+/**
+ * The TypeScript errors of code blocks (TSX, strict) against a release's declarations, with
+ * React's types from the repository: an empty list when every block compiles.
+ */
+function typeErrors(blocks: readonly string[], declarations: string, scratch: string): string[] {
+  mkdirSync(scratch, { recursive: true });
+  const files = blocks.map((code, index) => {
+    const file = join(scratch, `example-${index + 1}.tsx`);
+    writeFileSync(file, code);
+    return file;
+  });
+  const react = join(import.meta.dirname, '..', '..', '..', '..', '..', 'node_modules', '@types', 'react');
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    jsx: ts.JsxEmit.ReactJSX,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    paths: {
+      '@noriginmedia/norigin-spatial-navigation': [join(declarations, 'package', 'dist', 'index.d.ts')],
+      react: [join(react, 'index.d.ts')],
+      'react/jsx-runtime': [join(react, 'jsx-runtime.d.ts')],
+    },
+  });
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const where =
+      diagnostic.file && diagnostic.start !== undefined
+        ? `${diagnostic.file.fileName.slice(scratch.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
+        : '';
+    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+  });
 }
 
 /** The names of a Markdown list under `### <heading>` in one release's section of the API changes page. */
@@ -190,5 +227,60 @@ describe('the API reference of every release the portal publishes', () => {
         withReference[index + 1],
       );
     });
+  });
+
+  // The guides the portal's authors write for a range of releases: their code is what readers copy.
+  it('compiles every example of each versioned page against each release it is written for', () => {
+    const guides = versionedPages(portalSite, nav);
+    expect(guides.length).toBeGreaterThan(0);
+    const checked: string[] = [];
+    for (const guide of guides) {
+      const blocks = [...guide.body.matchAll(/^```tsx?([^\n]*)\n([\s\S]*?)^```$/gm)].map(([, meta, code]) => ({
+        since: /\bsince=(\S+)/.exec(meta ?? '')?.[1],
+        code: code ?? '',
+      }));
+      expect(blocks.length, guide.name).toBeGreaterThanOrEqual(5);
+      for (const { version } of (synced.versions ?? []).filter((entry) =>
+        semver.satisfies(entry.version, guide.range),
+      )) {
+        const declarations = join(
+          allCache,
+          'types',
+          '@noriginmedia+norigin-spatial-navigation',
+          version,
+          'declarations',
+        );
+        const code = blocks
+          .filter((block) => !block.since || semver.gte(version, block.since))
+          .map((block) => block.code);
+        expect(
+          typeErrors(code, declarations, join(work, 'examples', guide.name, version)),
+          `${guide.name} at ${version}`,
+        ).toEqual([]);
+        checked.push(version);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['3.3.0', '3.2.1', '3.1.0']));
+  }, 60_000);
+
+  it('fails an example that uses what a release does not export', () => {
+    const declarations = join(allCache, 'types', '@noriginmedia+norigin-spatial-navigation', '3.1.0', 'declarations');
+    const errors = typeErrors(
+      [
+        "import { GetBoundingClientRectAdapter, init } from '@noriginmedia/norigin-spatial-navigation';\ninit({ layoutAdapter: GetBoundingClientRectAdapter });\n",
+      ],
+      declarations,
+      join(work, 'examples', 'refused'),
+    );
+    expect(errors.join('\n')).toMatch(/GetBoundingClientRectAdapter/);
+    // And JSX against React's types: a div's ref on an input.
+    const jsx = typeErrors(
+      [
+        "import { useFocusable } from '@noriginmedia/norigin-spatial-navigation';\nexport function Tile() {\n  const { ref } = useFocusable<object, HTMLDivElement>();\n  return <input ref={ref} />;\n}\n",
+      ],
+      declarations,
+      join(work, 'examples', 'refused-jsx'),
+    );
+    expect(jsx.join('\n')).toMatch(/^example-1\.tsx:4: .*HTMLInputElement/s);
   });
 });
