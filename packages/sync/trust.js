@@ -14,7 +14,7 @@ import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 
-/** @import { Nodes, Root, RootContent, Link, Text, Parent } from 'mdast' */
+/** @import { Nodes, Root, RootContent, Parent } from 'mdast' */
 
 /**
  * TOML front matter, which remark-frontmatter reads and mdast's types do not name (only YAML's).
@@ -304,23 +304,26 @@ const printer = unified().use(remarkGfm).use(remarkStringify, { bullet: '-', fen
 /**
  * Package Markdown as a syntax tree the portal may write out: no front matter (the portal
  * writes its own), no raw HTML (a package never puts markup or scripts into a page; the count
- * is answered), images as links to them (readers' browsers fetch nothing from third parties),
- * and each link's and image's address mapped by `resolve` (an absolute web address is kept by
- * default); a link `resolve` cannot place, or with an unsafe scheme, keeps only its text.
+ * is answered), no images (readers' browsers fetch nothing from third parties, and the portal
+ * serves no file a package chose): a badge, a link that holds only images, goes with them, and
+ * a paragraph they leave empty too. Each link's address is mapped by `resolve` (an absolute web
+ * address is kept by default); a link `resolve` cannot place, or with an unsafe scheme, keeps
+ * only its text.
  *
  * @param {string} source
  * @param {{ resolve?: (url: string) => string | undefined }} [options]
- * @returns {{ tree: Root, droppedHtml: number }}
+ * @returns {{ tree: Root, droppedHtml: number, droppedImages: number }}
  */
 export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}) {
   const tree = parser.parse(String(source).replace(/^\uFEFF/, ''));
   let droppedHtml = 0;
+  let droppedImages = 0;
   const place = (/** @type {string | null | undefined} */ url) => {
     const resolved = typeof url === 'string' ? resolveUrl(url) : undefined;
     if (resolved === undefined) return undefined;
     return isRelative(resolved) || safeUrl(resolved) !== undefined ? resolved : undefined;
   };
-  // Reference-style links and images become inline ones, each address placed like any other.
+  // Reference-style links become inline ones, each address placed like any other.
   /** @type {Map<string, string>} */
   const definitions = new Map();
   const collect = (/** @type {Nodes} */ node) => {
@@ -328,20 +331,8 @@ export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}
     else if ('children' in node) node.children.forEach(collect);
   };
   collect(tree);
-  /** @type {(url: string | undefined, alt: string | null | undefined) => Link | Text} */
-  const asImage = (url, alt) => {
-    /** @type {Text} */
-    const words = { type: 'text', value: `${alt?.trim() || 'image'} (image)` };
-    return url ? { type: 'link', url, children: [words] } : words;
-  };
-  /** @type {(children: Link['children']) => Link['children']} */
-  const wordsOf = (children) =>
-    children.map((child) =>
-      // An image inside a link (a badge): the link keeps the image's words, never a link in a link.
-      child.type === 'image' || child.type === 'imageReference'
-        ? { type: 'text', value: child.alt?.trim() || 'image' }
-        : child,
-    );
+  const isImage = (/** @type {Nodes} */ node) => node.type === 'image' || node.type === 'imageReference';
+  const isBlank = (/** @type {Nodes} */ node) => node.type === 'text' && node.value.trim() === '';
   rewrite(tree, (/** @type {RootContent | Toml} */ node) => {
     switch (node.type) {
       case 'yaml':
@@ -352,20 +343,32 @@ export function untrustedMarkdown(source, { resolve: resolveUrl = safeUrl } = {}
         droppedHtml += 1;
         return null;
       case 'image':
-        return asImage(place(node.url), node.alt);
       case 'imageReference':
-        return asImage(place(definitions.get(node.identifier)), node.alt);
+        droppedImages += 1;
+        return null;
       case 'link':
       case 'linkReference': {
+        const children = node.children.filter((child) => !isImage(child));
+        droppedImages += node.children.length - children.length;
+        // A badge (a link around an image) says nothing once its image is gone.
+        if (children.every(isBlank)) return null;
         const url = place(node.type === 'link' ? node.url : definitions.get(node.identifier));
-        const children = wordsOf(node.children);
         return url === undefined ? children : { type: 'link', url, title: null, children };
       }
       default:
         return undefined;
     }
   });
-  return { tree, droppedHtml };
+  // The spaces left beside a dropped image, and paragraphs that held only images and badges.
+  rewrite(tree, (/** @type {RootContent} */ node) => {
+    if (node.type !== 'paragraph' && node.type !== 'link') return undefined;
+    const [first] = node.children;
+    const last = node.children.at(-1);
+    if (first?.type === 'text') first.value = first.value.trimStart();
+    if (last?.type === 'text') last.value = last.value.trimEnd();
+    return node.type === 'paragraph' && node.children.every(isBlank) ? null : undefined;
+  });
+  return { tree, droppedHtml, droppedImages };
 }
 
 /**

@@ -45,10 +45,18 @@ describe("a package's README made fit for a portal page", () => {
     expect(result.markdown).not.toContain('INSERT_HERE');
   });
 
-  it('turns images into links, so readers fetch nothing from third parties', () => {
+  it('leaves images and badges out, so readers fetch nothing from third parties and read no stray words', () => {
     expect(result.markdown).not.toContain('![');
-    expect(result.markdown).toContain('[npm version](https://badge.example/nav)');
-    expect(result.markdown).toContain('[Demo (image)](https://devportal.example.com/assets/demo.gif)');
+    expect(result.markdown).not.toContain('npm version');
+    expect(result.markdown).not.toContain('badge.example');
+    expect(result.markdown).not.toContain('demo.gif');
+    // The sentence beside the badge stays; the paragraph that held only the image goes.
+    expect(result.markdown).toMatch(/^Moves focus\.\s*\n\n## Usage$/m);
+  });
+
+  it('keeps the words of a link that holds an image beside them', () => {
+    const mixed = packageMarkdown('[![logo](https://x.example/l.png) The project site](https://nav.example/)\n', context);
+    expect(mixed.markdown.trim()).toBe('[The project site](https://nav.example/)');
   });
 
   it('links files the portal carries to its pages and the rest to the repository', () => {
