@@ -42,8 +42,8 @@ const templates: Template[] = [
     path: '/admin/organisations?tab=packages',
     admin: true,
     prepare: async (page) => {
-      await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout engine' });
-      await expect(page.getByRole('region', { name: 'Who reads Layout engine' })).toBeVisible();
+      await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout Engine' });
+      await expect(page.getByRole('region', { name: 'Who reads Layout Engine' })).toBeVisible();
     },
   },
   // The other administration pages, each once its answer is shown (the readers page is checked with a row menu open in admin.e2e.ts).

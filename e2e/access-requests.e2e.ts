@@ -53,10 +53,10 @@ test.describe('asking for access', () => {
     await expect(one.page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
     await expect(one.page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(one.page.getByText(`You are signed in as ${partner.email} of Asking ${suffix}.`)).toBeVisible();
-    await expect(one.page.getByText('This page is part of Layout engine.')).toBeVisible();
-    await expect(one.page.getByText(`Asking ${suffix}'s licence does not include it.`)).toBeVisible();
+    await expect(one.page.getByText('This page is part of Layout Engine.')).toBeVisible();
+    await expect(one.page.getByText(`Asking ${suffix}’s licence does not include it.`)).toBeVisible();
 
-    await one.page.getByLabel(/Why do you need Layout engine/).fill('Our programme guide is built on it');
+    await one.page.getByLabel(/Why do you need Layout Engine/).fill('Our programme guide is built on it');
     await one.page.getByRole('button', { name: 'Ask for access' }).click();
     await expect(one.page.getByRole('status').filter({ hasText: 'awaiting an administrator' })).toBeVisible();
     // The same request, seen again on reload and on the account page.
@@ -68,7 +68,7 @@ test.describe('asking for access', () => {
     await admin.page.goto('/admin/requests');
     await hydrated(admin.page);
     const request = admin.page.getByRole('listitem').filter({ hasText: partner.email });
-    await expect(request).toContainText('Layout engine');
+    await expect(request).toContainText('Layout Engine');
     await expect(request).toContainText('Our programme guide is built on it');
     // The organisation's licence is shown beside it, and nothing is chosen for the administrator.
     await expect(request).toContainText(`Asking ${suffix}’s licence now: Blog (no end).`);
@@ -76,11 +76,11 @@ test.describe('asking for access', () => {
     await expect(request.getByRole('button', { name: 'Approve…' })).toBeDisabled();
     await request.getByLabel('Approve for').selectOption('organisation');
     await request.getByRole('button', { name: 'Approve…' }).click();
-    const confirm = admin.page.getByRole('dialog', { name: `Approve Layout engine for Asking ${suffix}?` });
-    await expect(confirm).toContainText(`Every reader of Asking ${suffix}, now and later, will read Layout engine`);
+    const confirm = admin.page.getByRole('dialog', { name: `Approve Layout Engine for Asking ${suffix}?` });
+    await expect(confirm).toContainText(`Every reader of Asking ${suffix}, now and later, will read Layout Engine`);
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await expect(
-      admin.page.getByRole('status').filter({ hasText: `Layout engine approved for Asking ${suffix}.` }),
+      admin.page.getByRole('status').filter({ hasText: `Layout Engine approved for Asking ${suffix}.` }),
     ).toBeVisible();
 
     // Both read it on their next request, with the sessions they already had.
@@ -213,10 +213,10 @@ test.describe('a licence that ends soon', () => {
     const mail = await openMail(
       await inbox.newPage(),
       `apps@${domain}`,
-      `${name}'s licence of the Norigin Developer Docs ends on ${day}`,
+      `${name}’s licence of the Norigin Developer Docs ends on ${day}`,
     );
-    await expect(mail.locator('body')).toContainText(`${name}'s licence ends on ${day}, in 10 days`);
-    await expect(mail.locator('li')).toHaveText(['Layout engine']);
+    await expect(mail.locator('body')).toContainText(`${name}’s licence ends on ${day}, in 10 days`);
+    await expect(mail.locator('li')).toHaveText(['Layout Engine']);
     await expect(mail.getByRole('link')).toHaveAttribute('href', /^mailto:/);
     await inbox.close();
 
@@ -227,7 +227,7 @@ test.describe('a licence that ends soon', () => {
     await hydrated(readerPage);
     const banner = readerPage.getByRole('region', { name: 'Your licence' });
     await expect(banner.getByRole('paragraph')).toHaveText(
-      `${name}'s licence ends on ${day}: after that day you can no longer read Layout engine. See what you read and ask to renew`,
+      `${name}’s licence ends on ${day}: after that day you can no longer read Layout Engine. See what you read and ask to renew`,
     );
     // It arrives with the session and moves nothing on the page.
     expect(await layoutShift(readerPage)).toBe(0);

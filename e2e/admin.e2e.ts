@@ -119,7 +119,7 @@ test.describe('the administration page', () => {
     const fromLicence = readerPage.getByRole('heading', {
       name: `From ${organisation.name}’s licence, until 31 January 2027`,
     });
-    await expect(reads.locator('div').filter({ has: fromLicence }).getByRole('listitem')).toHaveText(['Layout engine']);
+    await expect(reads.locator('div').filter({ has: fromLicence }).getByRole('listitem')).toHaveText(['Layout Engine']);
     expect(await (await readerPage.request.get('/api/session')).json()).toMatchObject({ email, groups: ['partner'] });
     expect((await readerPage.goto('/docs/frontend-guidelines/'))?.status()).toBe(403);
 
@@ -136,7 +136,7 @@ test.describe('the administration page', () => {
     await openAdmin(page);
     const row = await readerRow(page, email);
     await expect(row.getByRole('cell').filter({ hasText: organisation.name }).first()).toBeVisible();
-    await expect(row).toContainText(`Layout engine: ${organisation.name}’s licence, until 31 Jan 2027`);
+    await expect(row).toContainText(`Layout Engine: ${organisation.name}’s licence, until 31 Jan 2027`);
     await expect(row).toContainText('active');
     // And the organisation counts them among its members, by their address's domain.
     await page.goto('/admin/organisations');
@@ -150,7 +150,7 @@ test.describe('the administration page', () => {
     // Its access report, for the account manager, names them with the licence's end.
     const report = page.getByRole('link', { name: 'access report (CSV)' });
     const download = await page.request.get(String(await report.getAttribute('href')));
-    expect(await download.text()).toContain(`${email},e-mail domain,Layout engine,layout,licence,2027-01-31`);
+    expect(await download.text()).toContain(`${email},e-mail domain,Layout Engine,layout,licence,2027-01-31`);
     await context.close();
   });
 
@@ -184,12 +184,12 @@ test.describe('the administration page', () => {
 
     await openAdmin(page);
     const row = await readerRow(page, account.email);
-    await expect(row).toContainText('Layout engine: granted to them, until 31 Jan 2031');
-    await chooseAction(page, account.email, 'Revoke the grant of Layout engine…');
-    const dialog = page.getByRole('dialog', { name: `Revoke ${account.email}’s grant of Layout engine?` });
-    await expect(dialog).toContainText('stops reading Layout engine on their next request');
+    await expect(row).toContainText('Layout Engine: granted to them, until 31 Jan 2031');
+    await chooseAction(page, account.email, 'Revoke the grant of Layout Engine…');
+    const dialog = page.getByRole('dialog', { name: `Revoke ${account.email}’s grant of Layout Engine?` });
+    await expect(dialog).toContainText('stops reading Layout Engine on their next request');
     await dialog.getByRole('button', { name: 'Revoke grant' }).click();
-    await expect(page.getByText(`${account.email}’s grant of Layout engine is revoked.`)).toBeVisible();
+    await expect(page.getByText(`${account.email}’s grant of Layout Engine is revoked.`)).toBeVisible();
     await expect(row).not.toContainText('granted to them');
     expect((await reader.page.goto(path))?.status()).toBe(403);
     await reader.context.close();

@@ -124,7 +124,7 @@ test.describe('the MCP server, with the SDK’s own client', () => {
     // A page outside the reader's groups reads exactly like one that does not exist.
     expect(text(staffPage).replace(secret.path, 'X')).toBe(text(missing).replace('/docs/no-such-page', 'X'));
     const sections = text(await client.callTool({ name: 'list_sections', arguments: {} }));
-    expect(sections).toContain('## Player framework');
+    expect(sections).toContain('## Player Framework');
     expect(sections).not.toContain('frontend-guidelines');
     const changelog = text(
       await client.callTool({ name: 'latest_changelog', arguments: { package: 'player-adapter-shaka' } }),

@@ -48,7 +48,7 @@ test.describe('the organisations page', () => {
       .check();
     await picker
       .getByRole('group', { name: 'Other' })
-      .getByLabel(/Layout engine/)
+      .getByLabel(/Layout Engine/)
       .check();
     await editor.getByLabel('Last day (empty: no end)').last().fill('2030-06-30');
     await expect(editor.getByText('30 June 2030')).toBeVisible();
@@ -57,7 +57,7 @@ test.describe('the organisations page', () => {
     const licences = editor.getByRole('list', { name: `Licences of ${name}` });
     await expect(licences.getByRole('listitem')).toHaveCount(1);
     await expect(licences).toContainText('Shaka adapter');
-    await expect(licences).toContainText('Layout engine');
+    await expect(licences).toContainText('Layout Engine');
     await expect(licences).toContainText('until the end of');
 
     // Three readers from a CSV: the preview first, then the import.
@@ -87,9 +87,9 @@ test.describe('the organisations page', () => {
 
     // Who reads one of its packages: its organisation, with its readers.
     await tabs.getByRole('tab', { name: 'Who reads a package' }).click();
-    await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout engine' });
-    const who = page.getByRole('region', { name: 'Who reads Layout engine' });
-    await expect(who.getByRole('table', { name: 'Organisations licensed for Layout engine' })).toContainText(name);
+    await page.getByRole('combobox', { name: /^Package/ }).selectOption({ label: 'Layout Engine' });
+    const who = page.getByRole('region', { name: 'Who reads Layout Engine' });
+    await expect(who.getByRole('table', { name: 'Organisations licensed for Layout Engine' })).toContainText(name);
     for (const email of emails)
       await expect(who.getByRole('row').filter({ hasText: email })).toContainText(
         `${name}’s licence, until 30 Jun 2030`,

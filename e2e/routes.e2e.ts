@@ -39,8 +39,8 @@ test.describe('route matching ignores case and a trailing slash', () => {
     { asked: '/MARKDOWN-PAGE/', title: 'Portal conventions' },
     { asked: '/docs/frontend-guidelines/cypress', title: 'Cypress' },
     { asked: '/docs/norigin-spatial-navigation/changelog/', title: 'Norigin Spatial Navigation changelog' },
-    { asked: '/docs/player-manager-mono/packages/player-adapter-dash.js', title: 'player-adapter-dash.js' },
-    { asked: '/Docs/Player-Manager-Mono/Packages/Player-Adapter-HLS.js/', title: 'player-adapter-hls.js' },
+    { asked: '/docs/player-manager-mono/packages/player-adapter-dash.js', title: 'DASH adapter' },
+    { asked: '/Docs/Player-Manager-Mono/Packages/Player-Adapter-HLS.js/', title: 'HLS adapter' },
     { asked: '/docs', title: 'Getting Started' },
     { asked: '/LOGIN/', title: 'Sign in' },
   ];

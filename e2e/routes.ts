@@ -1,3 +1,5 @@
+import { packageName } from '../site/src/data/packages';
+
 /**
  * The routes the specification names (§2), with the page title each one shows before the
  * delimiter. Every other documented page is found through the sitemap.
@@ -42,12 +44,12 @@ const namedRoutes: { path: string; title: string }[] = [
   { path: '/docs/Spat-Nav/Detailed_README_SpatNav', title: 'Spatial Navigation in Depth' },
   { path: '/docs/norigin-ur-reference-app/', title: 'Norigin UR Reference App' },
   { path: '/docs/whitelabel/', title: 'Whitelabel' },
-  { path: '/docs/ui-toolkit-mono/', title: 'ui-toolkit-mono' },
-  { path: '/docs/player-manager-mono/', title: 'player-manager-mono' },
-  { path: '/docs/player-manager-mono/apps/playground-web/', title: 'Playground (web)' },
-  { path: '/docs/player-manager-mono/packages/player-adapter-dash.js/', title: 'player-adapter-dash.js' },
-  { path: '/docs/player-manager-mono/packages/player-adapter-hls.js/', title: 'player-adapter-hls.js' },
-  { path: '/docs/player-manager-mono-custom-test/', title: 'player-manager-mono (custom test)' },
+  { path: '/docs/ui-toolkit-mono/', title: 'UI toolkit packages' },
+  { path: '/docs/player-manager-mono/', title: 'Player packages' },
+  { path: '/docs/player-manager-mono/apps/playground-web/', title: 'Web playground' },
+  { path: '/docs/player-manager-mono/packages/player-adapter-dash.js/', title: 'DASH adapter' },
+  { path: '/docs/player-manager-mono/packages/player-adapter-hls.js/', title: 'HLS adapter' },
+  { path: '/docs/player-manager-mono-custom-test/', title: 'Custom test build' },
 ];
 
 /**
@@ -91,11 +93,15 @@ export const playerPackages = [
   'tracking-manager',
 ];
 
-/** The named routes, then every package landing page that is not among them. */
+/**
+ * The named routes, then every package landing page that is not among them, titled with the
+ * package's name as the sidebar and the breadcrumbs give it (site/src/data/packages.ts).
+ */
+const landing = (dir: string) => ({ path: `/docs/${dir}/`, title: packageName(dir).label });
 export const specRoutes = [
   ...namedRoutes,
-  ...uiToolkitPackages.map((name) => ({ path: `/docs/ui-toolkit-mono/packages/${name}/`, title: name })),
+  ...uiToolkitPackages.map((name) => landing(`ui-toolkit-mono/packages/${name}`)),
   ...playerPackages
-    .map((name) => ({ path: `/docs/player-manager-mono/packages/${name}/`, title: name }))
+    .map((name) => landing(`player-manager-mono/packages/${name}`))
     .filter((route) => !namedRoutes.some((named) => named.path === route.path)),
 ];

@@ -199,7 +199,7 @@ test.describe('a signed-in reader', () => {
     await openSearch(page, 'click');
     const box = page.getByRole('searchbox', { name: 'Search' });
     await box.fill('dash.js');
-    await expect(results(page).getByRole('link').filter({ hasText: 'player-adapter-dash.js' }).first()).toBeVisible();
+    await expect(results(page).getByRole('link').filter({ hasText: 'DASH adapter' }).first()).toBeVisible();
     await box.fill('usefocusable');
     await expect(results(page).getByRole('link').first()).toBeVisible();
     await box.fill('virtualis');
@@ -230,7 +230,7 @@ test.describe('results that explain themselves', () => {
     await openSearch(page);
     await page.getByRole('searchbox', { name: 'Search' }).fill('shaak adapter');
     await expect(page.getByRole('dialog').getByRole('status')).toHaveText('Showing results for “shaka adapter”.');
-    await expect(results(page).getByRole('link').filter({ hasText: 'player-adapter-shaka' }).first()).toBeVisible();
+    await expect(results(page).getByRole('link').filter({ hasText: 'Shaka adapter' }).first()).toBeVisible();
   });
 
   test('walks the results with the arrow keys and opens one with Enter', async ({ page, baseURL }) => {

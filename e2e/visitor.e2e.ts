@@ -47,13 +47,13 @@ test.describe('a signed-out visitor', () => {
     await expect(page.getByText('/no/such/page', { exact: true })).toBeVisible();
     const main = page.getByRole('main');
     await expect(main.getByRole('link', { name: /^Getting Started/ })).toHaveAttribute('href', '/docs/');
-    await expect(main.getByRole('link', { name: /^Spatial navigation/ })).toHaveAttribute(
+    await expect(main.getByRole('link', { name: /^Norigin Spatial Navigation/ })).toHaveAttribute(
       'href',
       '/docs/Norigin-Spatial-Navigation/',
     );
     // Private sections carry the lock a signed-out visitor sees everywhere.
-    await expect(main.getByRole('link', { name: /^Guidelines and training\s*\(sign in to read\)$/ })).toBeVisible();
-    await expect(main.getByRole('link', { name: 'Spatial navigation', exact: true })).toBeVisible();
+    await expect(main.getByRole('link', { name: /^Support Documentation\s*\(sign in to read\)$/ })).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Norigin Spatial Navigation', exact: true })).toBeVisible();
     // The search starts from the words of the address, in the site's search dialog.
     const box = main.getByRole('searchbox', { name: 'Search the documentation' });
     await expect(box).toHaveValue('such page');
@@ -126,8 +126,8 @@ test.describe('a signed-out visitor', () => {
     await hydrated(page);
     const families = page.getByRole('region', { name: 'Package families' }).getByRole('listitem');
     await expect(families).toHaveCount(6);
-    await expect(families.getByRole('link', { name: /^Spatial navigation/ })).not.toContainText('sign in');
-    await expect(families.getByRole('link', { name: /^Player framework\s*\(sign in to read\)/ })).toBeVisible();
+    await expect(families.getByRole('link', { name: /^Norigin Spatial Navigation/ })).not.toContainText('sign in');
+    await expect(families.getByRole('link', { name: /^Player Framework\s*\(sign in to read\)/ })).toBeVisible();
     // What's new: read from the changelogs at build time, newest first, with versions.
     const releases = page.getByRole('region', { name: 'What’s new' }).getByRole('listitem');
     expect(await releases.count()).toBeGreaterThanOrEqual(4);
@@ -177,8 +177,8 @@ test.describe('a partner on the home page', () => {
     await hydrated(page);
     await expect(page.locator('html')).toHaveClass(/portal-g-partner/);
     const families = page.getByRole('region', { name: 'Package families' });
-    await expect(families.getByRole('link', { name: /^Player framework/ })).toBeVisible();
-    await expect(families.getByRole('link', { name: /^Guidelines and training/ })).toBeHidden();
+    await expect(families.getByRole('link', { name: /^Player Framework/ })).toBeVisible();
+    await expect(families.getByRole('link', { name: /^Support Documentation/ })).toBeHidden();
     const releases = page.getByRole('region', { name: 'What’s new' });
     for (const internal of ['TV App Training', 'Knowledge Nugget App', 'France 24 Demo'])
       await expect(releases.getByRole('link', { name: new RegExp(internal) })).toBeHidden();

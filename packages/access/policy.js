@@ -32,15 +32,15 @@ const packageUnits = (root, packages) =>
 const playerUnits = packageUnits(PLAYER_PACKAGES, [
   ['player-core', 'player-core', 'Player core'],
   ['player-manager', 'player-manager', 'Player manager'],
-  ['player-framework', 'player-framework', 'Player framework (React)'],
+  ['player-framework', 'player-framework', 'Player React bindings'],
   ['player-scheduler-vast', 'player-scheduler-vast', 'VAST ad scheduler'],
   ['player-adapter-bitmovin', 'player-adapter-bitmovin', 'Bitmovin adapter'],
   ['player-adapter-dash', 'player-adapter-dash.js', 'DASH adapter'],
   ['player-adapter-hls', 'player-adapter-hls.js', 'HLS adapter'],
-  ['player-adapter-react-native', 'player-adapter-react-native', 'React Native video adapter'],
+  ['player-adapter-react-native', 'player-adapter-react-native', 'React Native adapter'],
   ['player-adapter-shaka', 'player-adapter-shaka', 'Shaka adapter'],
-  ['player-adapter-tizen', 'player-adapter-tizen', 'Tizen AVPlay adapter'],
-  ['player-adapter-webos', 'player-adapter-webos', 'webOS adapter'],
+  ['player-adapter-tizen', 'player-adapter-tizen', 'Samsung Tizen adapter'],
+  ['player-adapter-webos', 'player-adapter-webos', 'LG webOS adapter'],
   ['tracking-manager', 'tracking-manager', 'Tracking manager'],
   ['tracking-adapter-comscore', 'tracking-adapter-comscore', 'Comscore tracking'],
   ['tracking-adapter-conviva', 'tracking-adapter-conviva', 'Conviva tracking'],
@@ -48,10 +48,14 @@ const playerUnits = packageUnits(PLAYER_PACKAGES, [
   ['tracking-adapter-kantar', 'tracking-adapter-kantar', 'Kantar tracking'],
   ['tracking-adapter-mux', 'tracking-adapter-mux', 'Mux tracking'],
   ['tracking-adapter-nielsen', 'tracking-adapter-nielsen', 'Nielsen tracking'],
-  ['tracking-adapter-nielsen-react-native', 'tracking-adapter-nielsen-react-native', 'Nielsen tracking (React Native)'],
+  [
+    'tracking-adapter-nielsen-react-native',
+    'tracking-adapter-nielsen-react-native',
+    'Nielsen tracking for React Native',
+  ],
   ['tracking-adapter-norigin-license', 'tracking-adapter-norigin-license', 'Norigin licence tracking'],
   ['tracking-adapter-redbee', 'tracking-adapter-redbee', 'Red Bee tracking'],
-  ['tracking-adapter-vast', 'tracking-adapter-vast', 'VAST tracking'],
+  ['tracking-adapter-vast', 'tracking-adapter-vast', 'VAST ad tracking'],
   ['tracking-adapter-youbora', 'tracking-adapter-youbora', 'Youbora tracking'],
 ]);
 
@@ -59,10 +63,10 @@ const uiUnits = packageUnits(UI_PACKAGES, [
   ['ui-hooks', 'hooks', 'UI hooks'],
   ['ui-theme', 'theme', 'UI theme'],
   ['ui-utils', 'utils', 'UI utilities'],
-  ['ui-reusable-react', 'reusable-react', 'Reusable React components'],
-  ['ui-reusable-react-native', 'reusable-react-native', 'Reusable React Native components'],
-  ['ui-reference-react', 'reference-implementations-react', 'Reference screens (React)'],
-  ['ui-reference-react-native', 'reference-implementations-react-native', 'Reference screens (React Native)'],
+  ['ui-reusable-react', 'reusable-react', 'UI components for React'],
+  ['ui-reusable-react-native', 'reusable-react-native', 'UI components for React Native'],
+  ['ui-reference-react', 'reference-implementations-react', 'Reference screens for React'],
+  ['ui-reference-react-native', 'reference-implementations-react-native', 'Reference screens for React Native'],
 ]);
 
 /** Every unit a partner may be given: the products, not the company's own work. */
@@ -125,25 +129,25 @@ export default {
       groups: 'all',
     },
     player: {
-      label: 'Player framework',
+      label: 'Player Framework',
       // The monorepo's own pages (overview, changelog, the web playground) and its category.
       paths: ['/docs/player-manager-mono', '/docs/category/player-framework'],
     },
     ...playerUnits,
-    'ui-toolkit': { label: 'UI toolkit', paths: ['/docs/ui-toolkit-mono', '/docs/ui-toolkit'] },
+    'ui-toolkit': { label: 'UI Toolkit', paths: ['/docs/ui-toolkit-mono', '/docs/ui-toolkit'] },
     ...uiUnits,
     navigation: {
-      label: 'Spatial navigation',
+      label: 'Navigation and Layout',
       // The open Norigin-Spatial-Navigation section is public; this is the in-depth guide
       // and the category page that lists navigation and layout together.
       paths: ['/docs/Spat-Nav', '/docs/category/navigation-and-layout'],
     },
-    layout: { label: 'Layout engine', paths: ['/docs/layout-engine'] },
-    apps: { label: 'Reference and demo apps', paths: ['/docs/category/reference-and-demo-apps'] },
-    'reference-app': { label: 'Reference app', paths: ['/docs/norigin-reference-app'] },
-    'ur-reference-app': { label: 'UR reference app', paths: ['/docs/norigin-ur-reference-app'] },
-    'demo-app': { label: 'Demo app', paths: ['/docs/demo-app'] },
-    whitelabel: { label: 'Whitelabel setup', paths: ['/docs/whitelabel'] },
+    layout: { label: 'Layout Engine', paths: ['/docs/layout-engine'] },
+    apps: { label: 'Reference and Demo Apps', paths: ['/docs/category/reference-and-demo-apps'] },
+    'reference-app': { label: 'Norigin Reference App', paths: ['/docs/norigin-reference-app'] },
+    'ur-reference-app': { label: 'Norigin UR Reference App', paths: ['/docs/norigin-ur-reference-app'] },
+    'demo-app': { label: 'Demo App', paths: ['/docs/demo-app'] },
+    whitelabel: { label: 'Whitelabel', paths: ['/docs/whitelabel'] },
     blog: { label: 'Blog', paths: ['/blog'] },
     conventions: { label: 'Portal conventions', paths: ['/markdown-page'] },
     internal: {

@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract';
 import { policy } from '@portal/access';
 
 import type { SessionAnswer } from '@portal/contract';
@@ -54,7 +55,7 @@ export function noticeMail(notice: LicenceNotice, to: string, origin: string | n
     Math.round((Date.parse(isoDay(licence.endsAt)) - Date.parse(isoDay(new Date(now)))) / DAY_MS),
   );
   const when = kind === 'day' ? 'today' : `on ${day}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`;
-  const ends = `${organisation.name}'s licence ends ${when} (at the end of the day, UTC).`;
+  const ends = `${possessive(organisation.name)} licence ends ${when} (at the end of the day, UTC).`;
   const team = policy.requestAccess.email;
   const admin = origin && `${origin}/admin/organisations`;
   // What to do next, and where: renew it in the administration (the team), or write to the team (the contact).
@@ -66,14 +67,14 @@ export function noticeMail(notice: LicenceNotice, to: string, origin: string | n
           href: admin,
         }
       : {
-          text: `After that, ${organisation.name}'s developers can no longer read these packages' documentation. To renew, write to ${policy.requestAccess.label} at`,
+          text: `After that, ${possessive(organisation.name)} developers can no longer read these packages' documentation. To renew, write to ${policy.requestAccess.label} at`,
           address: team,
           href: `mailto:${team}`,
         };
   const link = next.address && next.href ? ` <a href="${escapeHtml(next.href)}">${escapeHtml(next.address)}</a>` : '';
   return {
     to,
-    subject: `${organisation.name}'s licence of the Norigin Developer Docs ends ${kind === 'day' ? 'today' : `on ${day}`}`,
+    subject: `${possessive(organisation.name)} licence of the Norigin Developer Docs ends ${kind === 'day' ? 'today' : `on ${day}`}`,
     text: `${ends} It covers: ${packages.join(', ')}.\n\n${next.text}${next.address ? ` ${next.address}` : ''}.\n`,
     html: `<p>${escapeHtml(ends)} It covers:</p><ul>${packages.map((name) => `<li>${escapeHtml(name)}</li>`).join('')}</ul><p>${escapeHtml(next.text)}${link}.</p>`,
   };

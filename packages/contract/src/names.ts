@@ -66,3 +66,9 @@ export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
 
 /** What a personal access token may be used for: agent surfaces (`read`) or the administration API (`admin`). */
 export const TOKEN_SCOPES = ['read', 'admin'] as const;
+
+/**
+ * A name in the possessive, as the portal writes it everywhere: "Northwind’s licence", and
+ * "Halcyon Streams’ licence" for a name that ends in s.
+ */
+export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}’` : `${name}’s`);

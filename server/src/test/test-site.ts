@@ -50,7 +50,7 @@ export const miniSite: Record<string, string> = {
   'docs/frontend-guidelines/GitFlow.md': `# GitFlow\n\n${STAFF_CANARY}\n`,
   'docs.md': '# Getting Started\n\nOpen to everyone.\n',
   'llms/public/index.md': '## Open to everyone\n\n- [Getting Started](/docs.md)\n',
-  'llms/layout/index.md': '## Layout engine\n\n- [Layout Engine](/docs/layout-engine.md)\n',
+  'llms/layout/index.md': '## Layout Engine\n\n- [Layout Engine](/docs/layout-engine.md)\n',
   'llms/internal/index.md': '## Internal\n\n- [GitFlow](/docs/frontend-guidelines/GitFlow.md)\n',
   'llms/layout/full.md': `# Layout Engine\n\n${PRIVATE_CANARY}\n`,
   'llms/internal/full.md': `# GitFlow\n\n${STAFF_CANARY}\n`,

@@ -49,7 +49,7 @@ describe('loadSession', () => {
   it('keeps what the reader stops reading soon, and drops an ending that is not well formed', async () => {
     const ending = {
       organisation: 'Lumen Media',
-      units: [{ unit: 'layout', unitLabel: 'Layout engine', endsAt: '2026-12-12T23:59:59.999Z' }],
+      units: [{ unit: 'layout', unitLabel: 'Layout Engine', endsAt: '2026-12-12T23:59:59.999Z' }],
     };
     await loadSession(async () =>
       answer(200, { email: 'dev@lumen.example', units: ['layout'], licenceEnding: ending }),
@@ -57,7 +57,7 @@ describe('loadSession', () => {
     expect(getSessionState()).toMatchObject({ status: 'signedIn', licenceEnding: ending });
     for (const broken of [
       { organisation: 'Lumen Media', units: [] },
-      { organisation: 'Lumen Media', units: [{ unit: 'layout', unitLabel: 'Layout engine', endsAt: 'soon' }] },
+      { organisation: 'Lumen Media', units: [{ unit: 'layout', unitLabel: 'Layout Engine', endsAt: 'soon' }] },
       { organisation: 7, units: ending.units },
       'Lumen Media',
     ])

@@ -25,7 +25,7 @@ export interface Family {
 export const families: readonly Family[] = [
   {
     id: 'player',
-    title: 'Player framework',
+    title: 'Player Framework',
     to: '/docs/category/player-framework',
     summary: 'One player API on every TV: the player manager, ten player adapters, analytics and ad tracking.',
     Icon: PlayerIcon,
@@ -34,7 +34,7 @@ export const families: readonly Family[] = [
   },
   {
     id: 'ui-toolkit',
-    title: 'UI toolkit',
+    title: 'UI Toolkit',
     to: '/docs/ui-toolkit',
     summary: 'Themeable, focus-aware components and reference screens for React and React Native.',
     Icon: UiToolkitIcon,
@@ -43,7 +43,7 @@ export const families: readonly Family[] = [
   },
   {
     id: 'navigation',
-    title: 'Spatial navigation',
+    title: 'Norigin Spatial Navigation',
     to: '/docs/Norigin-Spatial-Navigation/',
     summary: 'Remote-control focus for web TV apps: focusable components, boundaries and focus keys. Open source.',
     Icon: NavigationIcon,
@@ -52,7 +52,7 @@ export const families: readonly Family[] = [
   },
   {
     id: 'layout',
-    title: 'Layout engine',
+    title: 'Layout Engine',
     to: '/docs/layout-engine/',
     summary: 'Turns a CMS page description into virtualised rails and grids of registered components.',
     Icon: LayoutIcon,
@@ -60,7 +60,7 @@ export const families: readonly Family[] = [
   },
   {
     id: 'apps',
-    title: 'Reference and demo apps',
+    title: 'Reference and Demo Apps',
     to: '/docs/category/reference-and-demo-apps',
     summary: 'Complete apps that show the packages working together, and the whitelabel setup for clients.',
     Icon: AppsIcon,
@@ -68,7 +68,7 @@ export const families: readonly Family[] = [
   },
   {
     id: 'guidelines',
-    title: 'Guidelines and training',
+    title: 'Support Documentation',
     to: '/docs/support-documentation',
     summary: 'How the front-end team works: branching, pipelines, releases, platform tooling and the TV app course.',
     Icon: GuidelinesIcon,

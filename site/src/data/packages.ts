@@ -17,7 +17,7 @@ const scope = (name: string): string => `@noriginmedia/${name}`;
 const playerPackages = {
   'player-core': 'Player core',
   'player-manager': 'Player manager',
-  'player-framework': 'React bindings',
+  'player-framework': 'Player React bindings',
   'player-scheduler-vast': 'VAST ad scheduler',
   'player-adapter-shaka': 'Shaka adapter',
   'player-adapter-dash.js': 'DASH adapter',
@@ -42,11 +42,11 @@ const playerPackages = {
 
 /** UI toolkit packages by folder under ui-toolkit-mono/packages; on npm as @noriginmedia/ui-toolkit-<folder>. */
 const uiToolkitPackages = {
-  theme: 'Theme',
-  utils: 'Utilities',
-  hooks: 'Hooks',
-  'reusable-react': 'Components for React',
-  'reusable-react-native': 'Components for React Native',
+  theme: 'UI theme',
+  utils: 'UI utilities',
+  hooks: 'UI hooks',
+  'reusable-react': 'UI components for React',
+  'reusable-react-native': 'UI components for React Native',
   'reference-implementations-react': 'Reference screens for React',
   'reference-implementations-react-native': 'Reference screens for React Native',
 } as const satisfies Record<string, string>;

@@ -16,7 +16,7 @@ import TvIcon from '@site/src/icons/tv.svg';
 
 import styles from './index.module.css';
 
-const INSTALL = `npm install @noriginmedia/player-manager \\
+const INSTALL = `pnpm add @noriginmedia/player-manager \\
   @noriginmedia/player-adapter-shaka`;
 
 const PLAYER_SETUP = `import { createPlayerManager } from '@noriginmedia/player-manager';

@@ -88,7 +88,7 @@ describe('access requests', () => {
     expect(why.statusCode, why.body).toBe(200);
     expect(why.json()).toMatchObject({
       unit: 'layout',
-      unitLabel: 'Layout engine',
+      unitLabel: 'Layout Engine',
       reason: 'not-licensed',
       organisation: 'Asking Studio',
       canAsk: true,
@@ -139,7 +139,7 @@ describe('access requests', () => {
       canAsk: false,
       request: { status: 'pending' },
     });
-    await expect.poll(() => caught(REQUEST_ACCESS.email, 'Layout engine'), { timeout: 5000 }).toBeTruthy();
+    await expect.poll(() => caught(REQUEST_ACCESS.email, 'Layout Engine'), { timeout: 5000 }).toBeTruthy();
   });
 
   it('lets only administrators see and answer the queue', async () => {
@@ -208,7 +208,7 @@ describe('access requests', () => {
       endsOn: '2099-12-31',
     });
     await expect
-      .poll(() => caught(`dev-${suffix}@${domain}`, 'You can now read Layout engine'), { timeout: 5000 })
+      .poll(() => caught(`dev-${suffix}@${domain}`, 'You can now read Layout Engine'), { timeout: 5000 })
       .toBeTruthy();
   });
 

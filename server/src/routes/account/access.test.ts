@@ -130,8 +130,8 @@ describe("a reader's own access", () => {
     expect(report.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="access-${studio.id}-`));
     const lines = report.body.trim().split('\n');
     expect(lines[0]).toBe('email,member_by,package,unit,from,ends_on');
-    expect(lines).toContain(`${consultant},added by name,Layout engine,layout,licence,2027-01-31`);
-    expect(lines).toContain(`${member.email},e-mail domain,Layout engine,layout,licence,2027-01-31`);
+    expect(lines).toContain(`${consultant},added by name,Layout Engine,layout,licence,2027-01-31`);
+    expect(lines).toContain(`${member.email},e-mail domain,Layout Engine,layout,licence,2027-01-31`);
     expect(lines).toContain(`${member.email},e-mail domain,Blog,blog,licence,`);
     expect(lines).toContain(`${member.email},e-mail domain,Portal conventions,conventions,group ${group},`);
     expect(report.body).not.toContain(canary.email);

@@ -49,7 +49,7 @@ describe('the insights', () => {
       path: '/docs/layout-engine/',
       title: 'Layout Engine',
       unit: 'layout',
-      unitLabel: 'Layout engine',
+      unitLabel: 'Layout Engine',
     });
     expect(pages).toContainEqual({
       path: '/docs/',

@@ -10,8 +10,8 @@ const unit = (unitLabel: string, endsAt = '2026-12-12T23:59:59.999Z') => ({
 
 describe('the licence banner', () => {
   it('names the organisation, the first day it stops and what it covers, in the site’s date format', () => {
-    expect(licenceEndingText({ organisation: 'Lumen Media', units: [unit('Layout engine')] })).toBe(
-      "Lumen Media's licence ends on 12 December 2026: after that day you can no longer read Layout engine.",
+    expect(licenceEndingText({ organisation: 'Lumen Media', units: [unit('Layout Engine')] })).toBe(
+      'Lumen Media’s licence ends on 12 December 2026: after that day you can no longer read Layout Engine.',
     );
     expect(
       licenceEndingText({
@@ -19,7 +19,7 @@ describe('the licence banner', () => {
         units: [unit('UI toolkit', '2026-12-20T23:59:59.999Z'), unit('UI hooks'), unit('UI theme')],
       }),
     ).toBe(
-      "Lumen Media's licence ends on 12 December 2026: after that day you can no longer read UI toolkit, UI hooks and UI theme.",
+      'Lumen Media’s licence ends on 12 December 2026: after that day you can no longer read UI toolkit, UI hooks and UI theme.',
     );
   });
 

@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract/names';
 import type { LicenceEnding } from '@site/src/auth/session-store';
 import { dayOf } from '@site/src/dates';
 
@@ -12,5 +13,5 @@ function packagesInWords(names: readonly string[], shown = 3): string {
 export function licenceEndingText({ organisation, units }: LicenceEnding): string {
   const first = units.map((item) => item.endsAt).sort()[0];
   const packages = packagesInWords(units.map((item) => item.unitLabel));
-  return `${organisation}'s licence ends on ${dayOf(first)}: after that day you can no longer read ${packages}.`;
+  return `${possessive(organisation)} licence ends on ${dayOf(first)}: after that day you can no longer read ${packages}.`;
 }

@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract/names';
 import { useCallback, useEffect, useState } from 'react';
 
 import { messageOf } from '@site/src/api/json-api';
@@ -53,7 +54,7 @@ function OpenRequest({
       {request.reason && <p className={styles.meta}>“{request.reason}”</p>}
       {request.organisation && (
         <p className={styles.meta}>
-          {request.organisation.name}’s licence now:{' '}
+          {possessive(request.organisation.name)} licence now:{' '}
           {licensed.length === 0
             ? 'nothing'
             : licensed
@@ -122,7 +123,7 @@ function OpenRequest({
           onClick={() =>
             void run(
               () => accessRequestApi.decline(request.id, declineReason),
-              `${request.email}'s request for ${request.unitLabel} declined.`,
+              `${possessive(request.email)} request for ${request.unitLabel} declined.`,
             )
           }
         >

@@ -3,6 +3,7 @@
  * `/api/admin/access-requests`, server/src/routes/access-requests.ts) as the refusal page,
  * the account page and the admin queue call them.
  */
+import { possessive } from '@portal/contract/names';
 import { jsonRequest, serverReason } from '@site/src/api/json-api';
 import { dayOf } from '@site/src/dates';
 
@@ -64,7 +65,7 @@ export function approvalChange(request: QueuedAccessRequest, scope: 'reader' | '
   const until = dayInWords(endsOn);
   const when = until ? `until ${until}` : 'with no end date';
   if (scope === 'reader')
-    return `${request.email} alone will read ${request.unitLabel}, ${when}. Nobody else’s access changes${request.organisation ? `, and ${request.organisation.name}’s licence stays as it is` : ''}.`;
+    return `${request.email} alone will read ${request.unitLabel}, ${when}. Nobody else’s access changes${request.organisation ? `, and ${possessive(request.organisation.name)} licence stays as it is` : ''}.`;
   const organisation = request.organisation?.name ?? 'the organisation';
-  return `Every reader of ${organisation}, now and later, will read ${request.unitLabel}, ${when}: ${organisation}’s licence grows by this package.`;
+  return `Every reader of ${organisation}, now and later, will read ${request.unitLabel}, ${when}: ${possessive(organisation)} licence grows by this package.`;
 }

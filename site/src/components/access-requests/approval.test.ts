@@ -5,7 +5,7 @@ import { approvalChange, dayInWords, type QueuedAccessRequest } from './api';
 const request = (organisation: QueuedAccessRequest['organisation']): QueuedAccessRequest => ({
   id: 'r1',
   unit: 'layout',
-  unitLabel: 'Layout engine',
+  unitLabel: 'Layout Engine',
   path: '/docs/layout-engine/',
   reason: 'Our guide is built on it',
   status: 'pending',
@@ -24,16 +24,16 @@ const lumen = { id: 'lumen-media', name: 'Lumen Media', licensed: [] };
 describe('approving a request', () => {
   it('says a reader alone changes nobody else’s access, and leaves the licence as it is', () => {
     expect(approvalChange(request(lumen), 'reader', '2027-01-31')).toBe(
-      'dev@lumen-media.example alone will read Layout engine, until 31 January 2027. Nobody else’s access changes, and Lumen Media’s licence stays as it is.',
+      'dev@lumen-media.example alone will read Layout Engine, until 31 January 2027. Nobody else’s access changes, and Lumen Media’s licence stays as it is.',
     );
     expect(approvalChange(request(null), 'reader', '')).toBe(
-      'dev@lumen-media.example alone will read Layout engine, with no end date. Nobody else’s access changes.',
+      'dev@lumen-media.example alone will read Layout Engine, with no end date. Nobody else’s access changes.',
     );
   });
 
   it('says an approval for the organisation reaches every reader of it, and that its licence grows', () => {
     expect(approvalChange(request(lumen), 'organisation', '')).toBe(
-      'Every reader of Lumen Media, now and later, will read Layout engine, with no end date: Lumen Media’s licence grows by this package.',
+      'Every reader of Lumen Media, now and later, will read Layout Engine, with no end date: Lumen Media’s licence grows by this package.',
     );
   });
 

@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract/names';
 import { useEffect, useState } from 'react';
 import { REQUEST_ACCESS } from '@portal/access';
 
@@ -16,7 +17,7 @@ export function accessSections(access: MyAccessAnswer): { title: string; labels:
       source.kind === 'group'
         ? `Through your group ${source.group}`
         : source.kind === 'licence'
-          ? `From ${source.organisation}’s licence, ${until(source.endsAt)}`
+          ? `From ${possessive(source.organisation)} licence, ${until(source.endsAt)}`
           : `Granted to you, ${until(source.endsAt)}`,
     labels: everything ? ['Every page of the portal'] : labels,
   }));

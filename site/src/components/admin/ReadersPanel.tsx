@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract/names';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 
@@ -369,9 +370,9 @@ export default function ReadersPanel({ onShowTrail }: { onShowTrail: (reader: st
         label: `Revoke the grant of ${what}…`,
         danger: true,
         onSelect: () => {
-          const done = `${name}’s grant of ${what} is revoked.`;
+          const done = `${possessive(name)} grant of ${what} is revoked.`;
           setPending({
-            title: `Revoke ${name}’s grant of ${what}?`,
+            title: `Revoke ${possessive(name)} grant of ${what}?`,
             body: `${name} stops reading ${what} on their next request, unless their organisation’s licence or a group gives it. The audit trail keeps the grant.`,
             confirm: 'Revoke grant',
             danger: true,

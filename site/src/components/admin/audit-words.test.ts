@@ -37,7 +37,7 @@ describe('the audit trail in words', () => {
       'Gave layout to dev@partner.example, as asked',
     );
     expect(event('admin.access-request', { action: 'declined', unit: 'layout', reason: 'Not in the contract' })).toBe(
-      "Declined dev@partner.example's request for layout: Not in the contract",
+      'Declined dev@partner.example’s request for layout: Not in the contract',
     );
     expect(event('admin.import', { rows: 3, counts: { new: 2, moved: 1, unchanged: 0 } })).toBe(
       'Imported 3 rows of readers: 2 new, 1 moved',

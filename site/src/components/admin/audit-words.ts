@@ -4,6 +4,7 @@
  * one sentence per kind of event the gate records (server/src/db/audit.ts), from its
  * detail's before and after. No React; the audit panel shows what this returns.
  */
+import { possessive } from '@portal/contract/names';
 import type { AccessGroupInfo, AuditRow, LicenceInfo, OrganisationInfo } from '@portal/contract';
 
 /** Names of the kinds of event, for the trail's "What" column and its filter. */
@@ -174,7 +175,7 @@ export function describeEvent(event: Event): string {
       return membershipWords(detail, who);
     case 'admin.grant': {
       const units = Array.isArray(detail.units) ? detail.units.filter((unit) => typeof unit === 'string') : [];
-      return `Revoked ${who}’s own grant${units.length > 0 ? ` of ${list(units)}` : ''}`;
+      return `Revoked ${possessive(who)} own grant${units.length > 0 ? ` of ${list(units)}` : ''}`;
     }
     case 'admin.import': {
       const counts = isObject(detail.counts) ? detail.counts : {};
@@ -195,7 +196,8 @@ export function describeEvent(event: Event): string {
     }
     case 'admin.access-request': {
       const unit = text(detail.unit) ?? 'a unit';
-      if (detail.action === 'declined') return `Declined ${who}'s request for ${unit}: ${text(detail.reason) ?? ''}`;
+      if (detail.action === 'declined')
+        return `Declined ${possessive(who)} request for ${unit}: ${text(detail.reason) ?? ''}`;
       const whom = detail.for === 'organisation' ? `the organisation ${text(detail.organisation) ?? ''}` : who;
       const ends = text(detail.endsOn);
       return `Gave ${unit} to ${whom}${ends ? ` until ${ends}` : ''}, as asked`;

@@ -77,7 +77,7 @@ describe('a reader in the table', () => {
       units: [
         {
           unit: 'layout',
-          unitLabel: 'Layout engine',
+          unitLabel: 'Layout Engine',
           sources: [{ kind: 'licence' as const, organisation: 'Northwind Media', endsAt: '2027-01-31T23:59:59.999Z' }],
         },
       ],
@@ -105,7 +105,7 @@ describe('a reader in the table', () => {
         units: [
           {
             unit: 'layout',
-            unitLabel: 'Layout engine',
+            unitLabel: 'Layout Engine',
             sources: [
               { kind: 'group', group: 'partner' },
               { kind: 'licence', organisation: 'Northwind Media', endsAt: '2027-01-31T23:59:59.999Z' },
@@ -120,7 +120,7 @@ describe('a reader in the table', () => {
         ],
       }),
     ).toEqual([
-      'Layout engine, Whitelabel: Northwind Media’s licence, until 31 Jan 2027',
+      'Layout Engine, Whitelabel: Northwind Media’s licence, until 31 Jan 2027',
       'Blog: granted to them, no end',
       '1 package or section (group partner)',
     ]);
@@ -266,7 +266,7 @@ describe("a reader's own grants", () => {
       grantsOf({
         organisation: null,
         units: [
-          { unit: 'layout', unitLabel: 'Layout engine', sources: [grant('g1'), { kind: 'group', group: 'partner' }] },
+          { unit: 'layout', unitLabel: 'Layout Engine', sources: [grant('g1'), { kind: 'group', group: 'partner' }] },
           { unit: 'blog', unitLabel: 'Blog', sources: [grant('g1')] },
           { unit: 'whitelabel', unitLabel: 'Whitelabel setup', sources: [grant('g2')] },
           {
@@ -277,7 +277,7 @@ describe("a reader's own grants", () => {
         ],
       }),
     ).toEqual([
-      { id: 'g1', labels: ['Layout engine', 'Blog'] },
+      { id: 'g1', labels: ['Layout Engine', 'Blog'] },
       { id: 'g2', labels: ['Whitelabel setup'] },
     ]);
     expect(grantsOf(undefined)).toEqual([]);

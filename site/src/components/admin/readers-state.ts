@@ -2,6 +2,7 @@
  * The readers panel's rules, apart from React: its filters and pages, a reader's status
  * and groups, the words above the table and the confirmations asked before an action.
  */
+import { possessive } from '@portal/contract/names';
 import type { AccessSource, MyAccessAnswer } from '@portal/contract';
 import { accessBySource } from '@site/src/access/sources';
 
@@ -52,14 +53,14 @@ const day = (iso: string | null): string =>
 
 /** Where one package of a reader comes from: "Northwind Media’s licence, until 31 Jan 2027", "granted to them, no end", "group staff". */
 export function sourceInWords(source: AccessSource): string {
-  if (source.kind === 'licence') return `${source.organisation}’s licence, ${day(source.endsAt)}`;
+  if (source.kind === 'licence') return `${possessive(source.organisation)} licence, ${day(source.endsAt)}`;
   if (source.kind === 'grant') return `granted to them, ${day(source.endsAt)}`;
   return `group ${source.group}`;
 }
 
 /**
  * What a reader reads, a line per source, for the readers table: "Every page (group staff)",
- * "3 packages (group partner)", "Layout engine, Whitelabel: Northwind Media’s licence, until
+ * "3 packages (group partner)", "Layout Engine, Whitelabel: Northwind Media’s licence, until
  * 31 Jan 2027", "Player adapter: granted to them, no end".
  */
 export function readsLines(access: MyAccessAnswer | undefined): string[] {

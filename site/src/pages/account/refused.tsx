@@ -1,3 +1,4 @@
+import { possessive } from '@portal/contract/names';
 import { useEffect, useState } from 'react';
 import clsx from 'clsx';
 import Head from '@docusaurus/Head';
@@ -23,7 +24,7 @@ declare global {
 /** Why, in words: the unit named, and what kept it from this reader. */
 function Reason({ refusal }: { refusal: RefusalAnswer }): React.JSX.Element {
   const unit = <strong>{refusal.unitLabel}</strong>;
-  const whose = refusal.organisation ? `${refusal.organisation}'s licence` : 'Your account';
+  const whose = refusal.organisation ? `${possessive(refusal.organisation)} licence` : 'Your account';
   switch (refusal.reason) {
     case 'internal':
       return (
