@@ -144,6 +144,38 @@ test.describe('asking for access', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
     await expect(page.getByText('This page is part of DASH adapter.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Ask for access' })).toBeVisible();
+
+    // In a page's text, a link to a page the partner may not read carries the same lock and
+    // words, and says why on focus; a link to a page they read carries none.
+    await page.goto('/docs/player-manager-mono/packages/player-adapter-shaka/');
+    await hydrated(page);
+    const text = page.locator('.theme-doc-markdown');
+    const fork = text.getByRole('link', { name: 'Shaka Fork guideline (locked)', exact: true });
+    await expect(fork).toBeVisible();
+    expect(await lockOf(fork)).toContain('data:image/svg+xml');
+    const locked = text.locator('a[data-units]');
+    const count = await locked.count();
+    expect(count).toBeGreaterThanOrEqual(3);
+    for (let index = 0; index < count; index++) {
+      const link = locked.nth(index);
+      const units = (await link.getAttribute('data-units')) ?? '';
+      // Every link to a unit the licence does not give is locked, and only those.
+      const held = ['player', 'player-core', 'player-adapter-shaka'].some((unit) => units.split(' ').includes(unit));
+      expect(await lockOf(link), `${await link.getAttribute('href')}`).toEqual(
+        held ? 'none' : expect.stringContaining('svg'),
+      );
+    }
+    await expect(text.getByRole('link', { name: 'web playground', exact: true })).toBeVisible();
+    // Why, in a note shown on hover and keyboard focus (and not read out a second time).
+    const note = () => fork.evaluate((element) => getComputedStyle(element, '::before').content);
+    expect(await note()).toBe('none');
+    await expect(fork).toHaveAttribute(
+      'data-locked-in',
+      'Locked: this page is part of Internal: guidelines, training and client work, which you cannot read.',
+    );
+    await fork.hover();
+    expect(await note()).toMatch(/^attr\(data-locked-in\)|Locked: this page is part of Internal/);
+    await expect(fork).toHaveAccessibleName('Shaka Fork guideline (locked)');
     await context.close();
   });
 

@@ -7,6 +7,7 @@ import { isPublicRoute, readersClass, readersOf } from '@portal/access';
 // The site facts (spec §1) live in one file that the browser tests read too.
 import site from './site.facts.json';
 import accessMarks from './src/plugins/access-marks';
+import lockedLinks from './src/plugins/locked-links';
 import type { Options as GateFilesOptions } from './src/plugins/gate-files/options';
 import announcementBarReset from './src/plugins/announcement-bar-reset';
 import codeColours from './src/plugins/code-colours';
@@ -95,8 +96,10 @@ const config: Config = {
     // cache (npm run sync) before the docs plugin reads them, and the version picker's data.
     './src/plugins/package-sources/index.ts',
     () => announcementBarReset(site.announcement.id),
-    // Marks who may open what (sidebar, cards, links) and hides the rest from each reader.
+    // Marks who may open what (sidebar, cards, links) and hides the rest from each reader;
+    // after a build, lists the links in pages that lead their readers to locked pages.
     accessMarks,
+    lockedLinks,
     // Both modes' code colours as CSS variables, which the one Prism theme below reads.
     codeColours,
     // Prism loads with the code blocks, not in every page's start-up code; the server's

@@ -38,7 +38,7 @@ import { LIMITS, markdownCode, safeMarkdown, safeUrl, symbolNameProblem, writeIn
  */
 
 /** Changes when the model or the pages change shape: every reference made before is made again. */
-export const REFERENCE_FORMAT = 'reference 7';
+export const REFERENCE_FORMAT = 'reference 8';
 
 const require = createRequire(import.meta.url);
 
@@ -431,7 +431,8 @@ export async function makeReferences(releases) {
 function relink(markdown, url, slugByUrl) {
   return markdown.replace(/\[([^\]]*)\]\(([^)\s]+?\.md)(#[^)\s]*)?\)/g, (whole, text, target, anchor = '') => {
     const slug = slugByUrl.get(posix.normalize(posix.join(posix.dirname(url), target)));
-    return slug ? `[${text}](${slug}.md${anchor})` : text;
+    // Properties are rows of a table, not headings: a link to one leads to its page.
+    return slug ? `[${text}](${slug}.md${anchor.startsWith('#property-') ? '' : anchor})` : text;
   });
 }
 

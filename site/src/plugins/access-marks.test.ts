@@ -12,6 +12,7 @@ import accessMarks, {
   applyGroupsHint,
   groupsHintScript,
   lockedItemStyles,
+  lockedLinkStyles,
   lockMarkStyles,
   type HintDocument,
 } from './access-marks';
@@ -29,6 +30,12 @@ describe('applyGroupsHint', () => {
     expect(doc.classes).toEqual(['portal-signed-in', 'portal-g-admin', 'portal-g-staff']);
   });
 
+  it('marks a reader of no group, who reads through a licence, signed in with their units', () => {
+    const doc = fakeDocument('portal_groups=; portal_units=account.layout');
+    applyGroupsHint(doc);
+    expect(doc.classes).toEqual(['portal-signed-in', 'portal-u-account', 'portal-u-layout']);
+  });
+
   it('reads the cookie when it comes first or alone', () => {
     const doc = fakeDocument('portal_groups=partner');
     applyGroupsHint(doc);
@@ -44,7 +51,7 @@ describe('applyGroupsHint', () => {
   });
 
   it('marks nothing for a malformed value', () => {
-    for (const value of ['', 'staff.', '.staff', 'Staff', 'staff..admin', 'staff%20x', '"staff"', 'a b', 'x{}']) {
+    for (const value of ['staff.', '.staff', 'Staff', 'staff..admin', 'staff%20x', '"staff"', 'a b', 'x{}']) {
       const doc = fakeDocument(`portal_groups=${value}`);
       applyGroupsHint(doc);
       expect(doc.classes, value).toEqual([]);
@@ -77,7 +84,7 @@ describe('the access-marks plugin', () => {
       await plugin.loadContent?.();
       const [stylesheet, ...others] = plugin.getClientModules?.() ?? [];
       expect(others).toEqual([]);
-      expect(await readFile(stylesheet ?? '', 'utf8')).toBe(accessStyles() + lockMarkStyles + lockedItemStyles);
+      expect(await readFile(stylesheet ?? '', 'utf8')).toBe(accessStyles() + lockMarkStyles + lockedItemStyles + lockedLinkStyles);
       expect(plugin.injectHtmlTags?.({ content: undefined })).toEqual({
         headTags: [{ tagName: 'script', innerHTML: groupsHintScript() }],
       });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
-import { accessStyles, lockedItemSelector } from '@portal/access';
+import { ALL_UNITS, accessStyles, lockedItemSelector, policy } from '@portal/access';
 
 export { GROUPS_HINT_COOKIE } from '../auth/session-store';
 
@@ -26,11 +26,12 @@ export function applyGroupsHint(doc: HintDocument): void {
     doc.documentElement.classList.add('portal-signed-out');
     return;
   }
-  const groups = match[1].split('.');
+  // A partner reads through their organisation's licence alone: no groups, an empty value.
+  const groups = match[1] === '' ? [] : match[1].split('.');
   for (let index = 0; index < groups.length; index++) if (!/^[a-z0-9-]{1,32}$/.test(groups[index])) return;
   if (groups.length > 16) return;
   const held = /(?:^|;\s*)portal_units=([^;]*)/.exec(doc.cookie);
-  const units = held ? held[1].split('.') : [];
+  const units = held && held[1] !== '' ? held[1].split('.') : [];
   for (let index = 0; index < units.length; index++) if (!/^[a-z][a-z0-9-]{0,47}$/.test(units[index])) return;
   if (units.length > 256) return;
   doc.documentElement.classList.add('portal-signed-in');
@@ -134,12 +135,66 @@ ${LOCKED} > .menu__list-item-collapsible > .menu__link {
 }
 `;
 
+/** A link in a page's text marked with the units it needs (src/access/link-locks.ts). */
+const TEXT_LINK = '.markdown a[data-units]';
+
+/** Such a link that a signed-in reader holds none of the units of. */
+const heldLink = [
+  ...policy.unitNames.map((unit) => `.portal-u-${unit} a[data-units~='${unit}']`),
+  `.portal-u-${ALL_UNITS} a`,
+].join(', ');
+const LOCKED_LINK_IN = `html.portal-signed-in ${TEXT_LINK}:not(:is(${heldLink}))`;
+const LOCKED_LINK_OUT = `html.portal-signed-out ${TEXT_LINK}`;
+
+/**
+ * A link in a page's text to a page the reader may not open carries the sidebar's lock and
+ * its words for a screen reader ("(locked)", or "(sign in to read)" when signed out), and
+ * says why on hover and keyboard focus, in a note above it. The page it leads to answers
+ * with the refusal page, where a reader can ask for the package.
+ */
+export const lockedLinkStyles = `
+${LOCKED_LINK_IN}::after {
+${lockDeclarations('(locked)')}
+}
+${LOCKED_LINK_OUT}::after {
+${lockDeclarations('(sign in to read)')}
+}
+${LOCKED_LINK_IN}, ${LOCKED_LINK_OUT} {
+  position: relative;
+}
+${LOCKED_LINK_IN}:is(:hover, :focus-visible)::before,
+${LOCKED_LINK_OUT}:is(:hover, :focus-visible)::before {
+  position: absolute;
+  bottom: calc(100% + 0.25rem);
+  left: 0;
+  z-index: var(--ifm-z-index-dropdown);
+  width: max-content;
+  max-width: min(20rem, 80vw);
+  padding: 0.25rem 0.5rem;
+  border-radius: var(--ifm-global-radius);
+  background: var(--ifm-color-emphasis-900);
+  color: var(--ifm-color-emphasis-0);
+  font-size: 0.8rem;
+  font-weight: normal;
+  line-height: 1.3;
+  white-space: normal;
+  pointer-events: none;
+}
+/* Shown, not read: a screen reader hears the link's name and "(locked)", not the note again. */
+${LOCKED_LINK_IN}:is(:hover, :focus-visible)::before {
+  content: attr(data-locked-in) / '';
+}
+${LOCKED_LINK_OUT}:is(:hover, :focus-visible)::before {
+  content: attr(data-locked-out) / '';
+}
+`;
+
 /** Where the access styles are written, inside Docusaurus's generated files. */
 export const OUT_DIR = 'access-marks';
 
 /** The access styles: hide or lock what a reader may not open (packages/access), and the locks. */
 export function accessMarksCss(): string {
-  return accessStyles() + lockMarkStyles + lockedItemStyles;
+  return accessStyles() + lockMarkStyles + lockedItemStyles + lockedLinkStyles;
 }
 
 /**
