@@ -44,7 +44,7 @@ export {
 /**
  * What a search of a Pagefind instance answers: its results, each read with `data()`.
  *
- * @typedef {{ results: { data(): Promise<PagefindResultData> }[] }} PagefindResults
+ * @typedef {{ results: { id: string, data(): Promise<PagefindResultData> }[] }} PagefindResults
  */
 
 /**
@@ -281,8 +281,67 @@ export async function searchPages(instance, typed, { limit = 8, debounceMs, vers
   const read = (/** @type {number} */ from, /** @type {number} */ to) =>
     Promise.all(found.results.slice(from, to).map((result) => result.data()));
   const ranked = rank(query, await read(0, CANDIDATES));
-  if (limit <= CANDIDATES) return ranked.slice(0, limit);
-  return [...ranked, ...rank(query, await read(CANDIDATES, limit))].slice(0, limit);
+  const all = limit <= CANDIDATES ? ranked : [...ranked, ...rank(query, await read(CANDIDATES, limit))];
+  if (all.length >= limit) return all.slice(0, limit);
+  // A question in a reader's words rarely has all its words on the page that answers it.
+  const seen = new Set(all.map((item) => item.url));
+  const closest = (await closestPages(instance, query, options)).filter((item) => !seen.has(item.url));
+  return [...all, ...closest].slice(0, limit);
+}
+
+/** Words a question is made of that say nothing of what it is about. */
+const QUESTION_WORDS = new Set(
+  (
+    'a an and are as at be by can could do does for from get how i if in into is it its make me my of on or ' +
+    'should so than that the their them then there these this to use using want what when where which while ' +
+    'who why will with without would you your'
+  ).split(' '),
+);
+
+/** How many of Pagefind's results for each word of a question are weighed. */
+const PER_WORD = 24;
+
+/**
+ * The pages closest to a query whose words no page has all of (a question: "which
+ * permissions does my tizen app need"): each word the reader's pages have is searched on its
+ * own, and a page ranks by how many of them it was found for, then by its places among
+ * them. Words no page has (neither they nor a word they begin) are left out rather than
+ * cut down to a prefix; a query of fewer than three such words is no question, and finds
+ * nothing more (two words that no page has together are two subjects, not one).
+ *
+ * @param {PagefindInstance} instance
+ * @param {string} query
+ * @param {Record<string, unknown>} options Pagefind’s search options (the release filter)
+ * @returns {Promise<PagefindResultData[]>}
+ */
+async function closestPages(instance, query, options) {
+  const vocabulary = vocabularies.get(instance);
+  const words = [...new Set(wordParts(query))].filter(
+    (word) => !QUESTION_WORDS.has(word) && word.length > 1 && (vocabulary?.hasPrefix(word) ?? true),
+  );
+  if (words.length < 3) return [];
+  /** @type {Map<string, { result: { data(): Promise<PagefindResultData> }, words: number, places: number }>} */
+  const pages = new Map();
+  for (const word of words) {
+    const found = await instance.search(word, options);
+    found?.results.slice(0, PER_WORD).forEach((result, place) => {
+      const page = pages.get(result.id) ?? { result, words: 0, places: 0 };
+      page.words += 1;
+      page.places += 1 / (place + 1);
+      pages.set(result.id, page);
+    });
+  }
+  const best = [...pages.values()]
+    .filter((page) => page.words >= 2)
+    .sort((a, b) => b.words - a.words || b.places - a.places)
+    .slice(0, CANDIDATES);
+  const data = await Promise.all(best.map((page) => page.result.data()));
+  // A repository's changelog and the like after the pages of the same standing, as in `rank`.
+  const asked = wordParts(query);
+  return data
+    .map((item, order) => ({ item, order, aside: isAsideFor(asked, item.url) }))
+    .sort((a, b) => Number(a.aside) - Number(b.aside) || a.order - b.order)
+    .map(({ item }) => item);
 }
 
 /**

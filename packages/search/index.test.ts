@@ -53,6 +53,13 @@ const BUNDLES: Record<string, { url: string; html: string }[]> = {
   private: [
     { url: '/docs/hooks/', html: page('Hooks', mentions(2)) },
     { url: '/docs/release-flow/', html: page('Release Flow', '<h2 id="x-y-z">x.y.z</h2><p>Versions.</p>') },
+    {
+      url: '/docs/media-keys/',
+      html: page(
+        'Media keys',
+        '<p>Register the media keys at start-up, so that pause on the remote reaches the app.</p>',
+      ),
+    },
     ...Array.from({ length: 8 }, (_, i) => ({ url: `/docs/other-${i}/`, html: page(`Other ${i}`, '<p>Nothing.</p>') })),
   ],
 };
@@ -239,6 +246,16 @@ describe('the one search, over real Pagefind bundles', () => {
     expect(correctQuery(publicOnly, 'relaese flow')).toBe('relaese flow');
     expect(await searchPages(publicOnly, 'relaese flow')).toEqual([]);
     expect(await searchPages(search, 'xyzzyqq')).toEqual([]);
+  });
+
+  it('answers a question in a reader’s words with the page that has most of them', async () => {
+    const search = await partnerSearch();
+    // No page has "button": the page with the other words answers, and only it.
+    expect(paths(await searchPages(search, 'how do I make the pause button on the remote reach my app'))).toEqual([
+      '/docs/media-keys/',
+    ]);
+    // Two words no page has together are two subjects: nothing is guessed.
+    expect(await searchPages(search, 'pause versions')).toEqual([]);
   });
 
   it('offers the sections near a query that found nothing, and none for nonsense', async () => {

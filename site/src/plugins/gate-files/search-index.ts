@@ -188,6 +188,16 @@ async function writeIndex(
 }
 
 /**
+ * A page's HTML with a space between table cells and list items: they end without one, and
+ * Pagefind would run their words together in the index and the snippets ("propTypeDefault",
+ * "destroyOnUnmountboolean": an option in a table was found by no search for it). The
+ * minified HTML leaves out their end tags, so the space goes before each start tag too.
+ */
+export function spacedCells(html: string): string {
+  return html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>').replace(/<(td|th|li|dt|dd|tr)(?=[\s>])/g, ' <$1');
+}
+
+/**
  * Builds the search indexes from the pages' server-rendered HTML (the full text, never an
  * empty shell): one bundle per access unit of the policy (`search/public`,
  * `search/player-core`, …) over the searchable pages of that unit. The gate serves each
@@ -217,9 +227,7 @@ export async function buildSearchIndexes(
     const readers = readersOf(page.url);
     // A page no rule matches stops the build when its files are labelled; it is indexed nowhere.
     if (readers === null) continue;
-    // Table cells and list items end without a space; without one their words would run
-    // together in the index and the snippets ("propTypeDefault").
-    const spaced = html.replace(/<\/(td|th|li|dt|dd)>/g, ' </$1>');
+    const spaced = spacedCells(html);
     const version = versionOf.get(normalizeRoute(page.url));
     const indexed = {
       url: canonicalPath(html) ?? page.url,

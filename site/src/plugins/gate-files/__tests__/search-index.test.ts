@@ -13,6 +13,7 @@ import {
   canonicalPath,
   isOlderReleasePage,
   isSearchable,
+  spacedCells,
   withBreadcrumb,
   withReleaseFilter,
   writeWordList,
@@ -128,4 +129,17 @@ describe('the word list beside each bundle', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('spacedCells', () => {
+  it('keeps the words of table cells and list items apart, with or without their end tags', () => {
+    expect(spacedCells('<tr><td><code>destroyOnUnmount</code><td><code>boolean</code></table>')).toBe(
+      ' <tr> <td><code>destroyOnUnmount</code> <td><code>boolean</code></table>',
+    );
+    expect(spacedCells('<ul><li class=x>one</li><li>two</ul>')).toBe('<ul> <li class=x>one </li> <li>two</ul>');
+    // Other tags that start alike are left alone.
+    expect(spacedCells('<time>1</time><link rel=x><title>t</title>')).toBe(
+      '<time>1</time><link rel=x><title>t</title>',
+    );
+  });
 });
