@@ -248,6 +248,7 @@ const config: Config = {
           title: 'More',
           items: [
             { label: 'Blog', to: '/blog', className: markFor('/blog') },
+            { label: 'Use with your assistant', to: '/account/assistant', className: markFor('/account/assistant') },
             { label: 'GitHub', href: site.codeHostingUrl },
           ],
         },

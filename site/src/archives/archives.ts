@@ -58,11 +58,14 @@ function* filesBelow(dir: string): Generator<string> {
 
 /**
  * What an archive's pages look like apart from their text: the site's code and config, its
- * static files and the dependencies (the lockfile and the portal's own packages). Tests and
- * the docs, blog and pages of the portal itself are left out: an archive holds none of them.
+ * static files and the dependencies (the lockfile and the portal's own packages), and the
+ * address its absolute URLs name (canonical links, `og:url`): an archive built for another
+ * address would send search engines there. Tests and the docs, blog and pages of the portal
+ * itself are left out: an archive holds none of them.
  */
-export function themeHash(siteDir: string, root: string): string {
+export function themeHash(siteDir: string, root: string, siteUrl: string): string {
   const hash = createHash('sha256');
+  hash.update(siteUrl).update('\0');
   // Named relative to the site or the repository: a copy of the site (the benchmark's) has the same theme.
   const inputs: [string, string][] = [
     ...['src', 'static', 'docusaurus.config.ts', 'site.facts.json', 'package.json'].map((name): [string, string] => [

@@ -21,7 +21,7 @@ import {
   sectionPages,
   type Source,
 } from '../../plugins/package-sources/materialise';
-import { type ArchiveRecord, makeArchiveSite, pagesHash, planArchives } from '../archives';
+import { type ArchiveRecord, makeArchiveSite, pagesHash, planArchives, themeHash } from '../archives';
 import { crossAppLinks, mergeLlmsIndex, mergeSitemap, placeArchiveFiles } from '../merge';
 import { ARCHIVE_SIDEBARS, archivedReleases } from '../spec';
 
@@ -333,5 +333,15 @@ describe("the newest release's archive, made before a newer release is out", () 
     for (const [path, text] of after) expect(ahead.get(path), path).toBe(text);
     expect(pagesHash(ahead)).toBe(pagesHash(after));
     expect(ahead.get('2.0.0/README.md')).not.toContain('the newest release');
+  });
+});
+
+describe('themeHash', () => {
+  it('differs for another address, so an archive never names an address the portal is not at', () => {
+    const siteDir = join(import.meta.dirname, '..', '..', '..');
+    const root = join(siteDir, '..');
+    const here = themeHash(siteDir, root, 'http://localhost:3000');
+    expect(themeHash(siteDir, root, 'http://localhost:3000')).toBe(here);
+    expect(themeHash(siteDir, root, 'https://developers.norigin.example')).not.toBe(here);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import clsx from 'clsx';
+import Link from '@docusaurus/Link';
 import { markdownUrl } from '@portal/built-site';
 
 import styles from './styles.module.css';
@@ -106,6 +107,10 @@ export default function CopyPageMarkdown({ permalink }: { permalink: string }): 
         </svg>
         Copy page as Markdown
       </button>
+      {/* Where an assistant, a script or a CI job reads the same pages: every signed-in reader has the page. */}
+      <Link to="/account/assistant" className={styles.assistant}>
+        Use with your assistant
+      </Link>
     </div>
   );
 }

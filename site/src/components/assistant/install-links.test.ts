@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { claudeCodeCommand, genericConfig, installLinks, mcpUrl, SERVER_NAME } from './install-links';
+import { claudeCodeCommand, genericConfig, installLinks, mcpUrl, scriptCommands, SERVER_NAME } from './install-links';
 
 const decodeCursorConfig = (link: string): unknown => {
   const config = new URL(link).searchParams.get('config');
@@ -41,5 +41,14 @@ describe('the MCP address and install links', () => {
     expect(JSON.parse(genericConfig('https://d.example/mcp'))).toEqual({
       mcpServers: { 'norigin-docs': { type: 'http', url: 'https://d.example/mcp' } },
     });
+  });
+});
+
+describe('the ready commands for scripts and CI', () => {
+  it('search and read a page with the token of the environment, failing on an error answer', () => {
+    expect(scriptCommands('https://docs.example.com/').split('\n')).toEqual([
+      'curl -fsS -H "Authorization: Bearer $NORIGIN_DOCS_TOKEN" "https://docs.example.com/api/search?q=useFocusable&limit=5"',
+      'curl -fsS -H "Authorization: Bearer $NORIGIN_DOCS_TOKEN" "https://docs.example.com/docs/Norigin-Spatial-Navigation/GUIDE.md"',
+    ]);
   });
 });

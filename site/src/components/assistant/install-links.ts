@@ -46,3 +46,19 @@ export const claudeCodeCommand = (url: string, name: string = SERVER_NAME): stri
 /** The `mcpServers` entry most other clients read (Cursor's `mcp.json`, Windsurf, Cline, …). */
 export const genericConfig = (url: string, name: string = SERVER_NAME): string =>
   JSON.stringify({ mcpServers: { [name]: { type: 'http', url } } }, null, 2);
+
+/** The environment variable the ready commands read a personal access token from. */
+export const TOKEN_VARIABLE = 'NORIGIN_DOCS_TOKEN';
+
+/**
+ * Commands a script or a CI job runs with a personal access token (in `TOKEN_VARIABLE`, a CI
+ * secret): the search API, and a page as Markdown, each failing on an error answer.
+ */
+export function scriptCommands(origin: string, page = '/docs/Norigin-Spatial-Navigation/GUIDE'): string {
+  const base = origin.replace(/\/+$/, '');
+  const auth = `-H "Authorization: Bearer $${TOKEN_VARIABLE}"`;
+  return [
+    `curl -fsS ${auth} "${base}/api/search?q=useFocusable&limit=5"`,
+    `curl -fsS ${auth} "${base}${page}.md"`,
+  ].join('\n');
+}

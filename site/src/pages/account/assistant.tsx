@@ -11,7 +11,9 @@ import {
   genericConfig,
   installLinks,
   mcpUrl,
+  scriptCommands,
   SERVER_NAME,
+  TOKEN_VARIABLE,
 } from '@site/src/components/assistant/install-links';
 import accountStyles from '@site/src/components/account/account.module.css';
 import styles from '@site/src/components/assistant/assistant.module.css';
@@ -39,12 +41,13 @@ function useOrigin(): string {
  * It is under `/account`, a unit every signed-in reader holds; the gate sends anyone else to sign in.
  */
 export default function AssistantPage(): React.JSX.Element {
-  const url = mcpUrl(useOrigin());
+  const origin = useOrigin();
+  const url = mcpUrl(origin);
   const links = installLinks(url);
   return (
     <Layout
       title="Use with your assistant"
-      description="Connect Claude Code, Cursor, VS Code or another MCP client to the pages you may read."
+      description="Connect Claude Code, Claude Desktop, claude.ai, Cursor, VS Code, another MCP client or a script to the pages you may read."
     >
       <main className={clsx('container', accountStyles.page)}>
         <Heading as="h1">Use with your assistant</Heading>
@@ -88,6 +91,18 @@ export default function AssistantPage(): React.JSX.Element {
           <h3 className={accountStyles.subheading}>Claude Code</h3>
           <p>Run this once in a terminal; then type /mcp in Claude Code to sign in.</p>
           <CopyField label="Claude Code command" value={claudeCodeCommand(url)} />
+          <h3 className={accountStyles.subheading}>Claude Desktop and claude.ai</h3>
+          <p>
+            In Claude’s settings, open <strong>Connectors</strong>, choose <strong>Add custom connector</strong>, name
+            it <code>{SERVER_NAME}</code> and give it the MCP address above; then choose <strong>Connect</strong> and
+            sign in as below. The connector is the same in the desktop application and on claude.ai, and you turn it on
+            per conversation from the tools menu.
+          </p>
+          <p className={accountStyles.muted}>
+            A custom connector reaches the portal from Anthropic’s servers, not from your computer: it works when this
+            address is reachable from the internet. For a portal on your company’s network, use Claude Code or another
+            client that runs on your machine.
+          </p>
           <h3 className={accountStyles.subheading}>Other clients</h3>
           <p>
             Most clients (Cursor’s <code>mcp.json</code>, Windsurf, Cline and others) read a server from JSON of this
@@ -109,6 +124,17 @@ export default function AssistantPage(): React.JSX.Element {
             token instead, in the <code>Authorization: Bearer</code> header: create one on{' '}
             <Link to="/account">your account</Link>.
           </p>
+        </section>
+
+        <section className={accountStyles.card} aria-labelledby="scripts-heading">
+          <h2 id="scripts-heading">Scripts and CI</h2>
+          <p>
+            A script or a CI job reads with a personal access token: create one on{' '}
+            <Link to="/account">your account</Link>, keep it as a secret named <code>{TOKEN_VARIABLE}</code>, and call
+            the search API or ask for any page with <code>.md</code> after its address. The token reads what you read,
+            and stops when you revoke it.
+          </p>
+          <CopyField label="Commands for scripts and CI" value={scriptCommands(origin)} block />
         </section>
 
         <section className={accountStyles.card} aria-labelledby="check-heading">

@@ -86,7 +86,7 @@ export default function packageSourcesPlugin(context: LoadContext): Plugin {
     const release = { source: source.id, version: versions.latest };
     newest.push({ ...release, pages: pagesHash(filesOfApp(source.id, asOlder.files, asOlder.versions, [release])) });
   }
-  const theme = archive ? '' : themeHash(context.siteDir, paths.root);
+  const theme = archive ? '' : themeHash(context.siteDir, paths.root, context.siteConfig.url);
   const plan = () => planArchives(archivesDir(paths.cacheDir), wanted, theme, newest);
   const build = (releases: ArchiveEntry[], what: string) => {
     console.log(`[portal-package-sources] Building the archive of ${what} once…`);
