@@ -31,9 +31,9 @@ const headingId = (owner: string, group: string): string =>
 // (CUSTOM) On a category page, a monorepo's card is followed by one section per group of
 // its packages, as cards with the group's description, so "Player Framework" shows its
 // players, player adapters and tracking packages and not one card to open.
-// Only the groups the page's own prop names (src/plugins/gated-docs-routes.ts: every reader
-// of the page may read every package in them) are listed; each section is marked with who
-// may open it, like the cards.
+// Only the groups the page's own prop names (src/plugins/gated-docs-routes.ts) are listed;
+// each section is marked with who may open it, like the cards, and counts the cards its
+// reader sees: a partner licensed for two players sees "Players 2", not the four there are.
 export default function DocCardListWrapper(props: Props): React.JSX.Element {
   const facts = useCardFacts();
   const sections = (props.items ?? []).flatMap((item) =>
@@ -52,10 +52,12 @@ export default function DocCardListWrapper(props: Props): React.JSX.Element {
         >
           <Heading as="h2" id={headingId(owner, group.label)} className={styles.heading}>
             {group.label}
-            <span className={styles.count}>{group.items.length}</span>
           </Heading>
           {group.description && <p className={styles.description}>{group.description}</p>}
-          <DocCardList items={group.items} className={props.className} />
+          <DocCardList items={group.items} className={clsx(props.className, styles.cards)} />
+          {/* How many cards this reader sees (the access styles hide the others): a CSS counter
+              of the cards shown, drawn beside the heading from the first paint. */}
+          <span className={styles.count} aria-hidden="true" />
         </section>
       ))}
     </>
