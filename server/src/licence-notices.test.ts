@@ -76,7 +76,7 @@ describe('which licence notices are due', () => {
     if (!notice) throw new Error('no notice');
     const toContact = noticeMail(notice, 'tv@lumen.example', 'https://docs.example.com', NOW);
     expect(toContact.subject).toBe(
-      "<img src=x onerror=alert(1)>’s licence of the Norigin Developer Docs ends on 12 December 2026",
+      '<img src=x onerror=alert(1)>’s licence of the Norigin Developer Docs ends on 12 December 2026',
     );
     expect(toContact.text).toContain('ends on 12 December 2026, in 9 days');
     expect(toContact.text).toContain(policy.requestAccess.email);

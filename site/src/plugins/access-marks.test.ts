@@ -84,7 +84,9 @@ describe('the access-marks plugin', () => {
       await plugin.loadContent?.();
       const [stylesheet, ...others] = plugin.getClientModules?.() ?? [];
       expect(others).toEqual([]);
-      expect(await readFile(stylesheet ?? '', 'utf8')).toBe(accessStyles() + lockMarkStyles + lockedItemStyles + lockedLinkStyles);
+      expect(await readFile(stylesheet ?? '', 'utf8')).toBe(
+        accessStyles() + lockMarkStyles + lockedItemStyles + lockedLinkStyles,
+      );
       expect(plugin.injectHtmlTags?.({ content: undefined })).toEqual({
         headTags: [{ tagName: 'script', innerHTML: groupsHintScript() }],
       });

@@ -55,7 +55,10 @@ describe("a package's README made fit for a portal page", () => {
   });
 
   it('keeps the words of a link that holds an image beside them', () => {
-    const mixed = packageMarkdown('[![logo](https://x.example/l.png) The project site](https://nav.example/)\n', context);
+    const mixed = packageMarkdown(
+      '[![logo](https://x.example/l.png) The project site](https://nav.example/)\n',
+      context,
+    );
     expect(mixed.markdown.trim()).toBe('[The project site](https://nav.example/)');
   });
 
