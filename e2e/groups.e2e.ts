@@ -20,7 +20,7 @@ test.describe('a partner', () => {
     const { context, page } = await signedInPage(browser, String(baseURL), partnerReader);
     const player = await page.goto('/docs/player-manager-mono/');
     expect(player?.status()).toBe(200);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('player-manager-mono');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Player packages');
 
     const guidelines = await page.goto('/docs/frontend-guidelines/GitFlow');
     expect(guidelines?.status()).toBe(403);

@@ -1,10 +1,12 @@
 // What the content cache holds of a synced package section (site/sources.yaml), for tests
 // that list the pages the build writes from it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadSources, readState } from '@portal/sync';
 import { syncPaths } from '@portal/sync/paths';
+import semver from 'semver';
+import { parse } from 'yaml';
 
 /**
  * An older release's page of one symbol: the same template as the newest release's page of it.
@@ -40,4 +42,31 @@ export function apiReferencePaths(id: string): string[] {
     };
     return [base, `${base}api-changes`, ...model.symbols.map((symbol) => `${base}${symbol.slug}`)];
   });
+}
+
+/**
+ * The pages the portal's authors write for a range of a synced package's releases
+ * (`versioned/` in its pages folder), in every release they are for (`/docs/<section>/GUIDE`,
+ * `/docs/<section>/3.2.1/GUIDE`).
+ */
+export function versionedPagePaths(id: string): string[] {
+  const paths = syncPaths();
+  const source = loadSources(paths.sourcesFile, { siteDir: paths.siteDir }).sources.find((entry) => entry.id === id);
+  const cached = readState(paths.cacheDir)?.sources[id];
+  if (!source || !cached?.versions) throw new Error(`${id} is not synced: run npm run sync`);
+  const dir = source.pages ? join(paths.siteDir, source.pages, 'versioned') : undefined;
+  const pages = (dir && existsSync(dir) ? readdirSync(dir) : [])
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => {
+      const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(join(dir as string, name), 'utf8'))?.[1];
+      return {
+        name: name.replace(/\.md$/, ''),
+        range: String((parse(frontMatter ?? '') as { versions?: string }).versions),
+      };
+    });
+  return cached.versions.flatMap((version, index) =>
+    pages
+      .filter((page) => semver.satisfies(version.version, page.range))
+      .map((page) => `/docs/${source.section}/${index === 0 ? '' : `${version.version}/`}${page.name}`),
+  );
 }

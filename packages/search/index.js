@@ -55,6 +55,7 @@ export {
  *   mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<void>,
  *   search(query: string, options?: Record<string, unknown>): Promise<PagefindResults>,
  *   debouncedSearch(query: string, options?: Record<string, unknown>, timeout?: number): Promise<PagefindResults | null>,
+ *   preload(query: string, options?: Record<string, unknown>): Promise<void>,
  * }} PagefindInstance
  */
 
@@ -156,7 +157,11 @@ export async function openSearch(bundles, { load, origin = '' }) {
   vocabularies.set(instance, vocabulary);
   // Pagefind's `init` only sets up its worker, which fetches its engine and the index's
   // metadata at the first search (a third of a second of the first query, measured in the
-  // bench): one search for the commonest word now, so an opened search answers at once.
+  // bench), and a search scores a word's pages with the words of the index chunks loaded so
+  // far: earlier searches that loaded other chunks reordered a later one's pages. Every
+  // chunk of every bundle now (a word beginning with each letter the pages' words begin
+  // with), so an opened search answers at once, and the same on every surface.
+  await instance.preload([...new Set(vocabulary.sorted.map((word) => word[0]))].join(' ') || 'docs');
   await instance.search(vocabulary.sorted.length > 0 ? vocabulary.commonest() : 'docs');
   return instance;
 }

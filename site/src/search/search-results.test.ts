@@ -33,6 +33,7 @@ vi.mock('/search/public/pagefind.js', () => ({
     pagefind.created.push(options);
     return {
       init: async () => undefined,
+      preload: async () => undefined,
       mergeIndex: async (path: string) => {
         pagefind.merged.push(path);
       },
