@@ -36,10 +36,11 @@ import { measureReference } from './reference.mjs';
 import { measureReleases } from './releases.mjs';
 import { measureSources } from './sources.mjs';
 import { measureStorage } from './storage.mjs';
+import { measureWhatsNew } from './whats-new.mjs';
 
 // What `npm run bench` runs, and the parts that run only when named: a full run fits in 20
 // minutes on the two-core machine (docs/operations.md gives each part's time).
-const DEFAULT_PARTS = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin'];
+const DEFAULT_PARTS = ['client', 'lighthouse', 'gate', 'search', 'agents', 'admin', 'whatsnew'];
 const NAMED_PARTS = ['build', 'growth', 'sources', 'releases', 'reference', 'storage', 'startup'];
 const PARTS = [...DEFAULT_PARTS, ...NAMED_PARTS];
 const USAGE = `usage: node bench/run.mjs [--quick] [--only=${PARTS.join(',')}]
@@ -428,6 +429,11 @@ async function measureWithGates() {
 await part('storage', () => {
   log(`Storage: ${plan.storageRows.toLocaleString('en')} page views on PGlite and on PostgreSQL`);
   return measureStorage({ rows: plan.storageRows, log });
+});
+
+await part('whatsnew', () => {
+  log(`What's new: a reader of 25 packages with 10,000 page views, on PGlite and on PostgreSQL`);
+  return measureWhatsNew({ log });
 });
 
 results.meta.seconds = Math.round((Date.now() - started) / 1000);

@@ -31,10 +31,12 @@ test.describe('navbar', () => {
     await page.keyboard.press('Escape');
     await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
     await expect(menuButton).toBeFocused();
-    // From the keyboard: Enter opens it, Tab walks to Account, the assistant's page and Logout.
+    // From the keyboard: Enter opens it, Tab walks to Account, What's new, the assistant's page and Logout.
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
     await expect(navbar.getByRole('link', { name: 'Account', exact: true })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(navbar.getByRole('link', { name: 'What’s new for you', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(navbar.getByRole('link', { name: 'Use with your assistant', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');

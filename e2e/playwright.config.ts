@@ -94,6 +94,7 @@ export default defineConfig({
         'versions.e2e.ts',
         'api-reference.e2e.ts',
         'phones.e2e.ts',
+        'whats-new.e2e.ts',
       ],
       use: browser,
     },

@@ -65,4 +65,12 @@ export async function signedInContext(
 }
 
 /** The tools /mcp lists for any reader, by name in order: what an assistant sees whichever way it signs in. */
-export const MCP_TOOLS = ['api_changes', 'get_symbol', 'latest_changelog', 'list_sections', 'read_page', 'search_docs'];
+export const MCP_TOOLS = [
+  'api_changes',
+  'get_symbol',
+  'latest_changelog',
+  'list_sections',
+  'read_page',
+  'search_docs',
+  'whats_new',
+];

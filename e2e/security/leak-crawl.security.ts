@@ -556,6 +556,11 @@ async function askAboutPrivatePackage(crawler: Crawler): Promise<string> {
   }
   await ask('search_docs', { query: 'heron counts backwards', limit: 20 });
   await ask('list_sections', {});
+  // What's new since well before the package's releases: every release and symbol change the reader may read.
+  const longAgo = new Date(Date.now() - 3 * 365 * 86_400_000).toISOString().slice(0, 10);
+  await ask('whats_new', { since: longAgo });
+  for (const pkg of [canaryPackage, 'canary-kit', canarySection])
+    await ask('whats_new', { since: longAgo, package: pkg });
   const base = `/docs/${canarySection}/`;
   for (const path of [
     base,
@@ -586,6 +591,63 @@ test('an assistant reads the private package’s releases, symbols and changes o
       sentences.filter((sentence) => answers.includes(sentence)),
       crawler.name,
     ).toEqual([]);
+  }
+});
+
+test('“what’s new” and its feeds show each reader only what they may read, and a feed token reads nothing but its feed', async () => {
+  test.setTimeout(3 * 60_000);
+  const longAgo = new Date(Date.now() - 3 * 365 * 86_400_000).toISOString().slice(0, 10);
+  for (const crawler of crawlers) {
+    const cookie = await crawler.cookie();
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    const bodies: string[] = [];
+    for (const path of [
+      '/api/whats-new',
+      `/api/whats-new?since=${longAgo}`,
+      `/api/whats-new?since=${longAgo}&package=${canarySection}`,
+      `/account/whats-new.md?since=${longAgo}`,
+      `/feeds/whats-new.atom?token=ndf_${'A'.repeat(43)}`,
+      `/feeds/packages/canary-kit.atom?token=ndf_${'A'.repeat(43)}`,
+    ]) {
+      const response = await fetch(`${portal.baseURL}${path}`, { headers, redirect: 'manual' });
+      if (crawler.units === null) expect([401, 404], `${crawler.name} ${path}`).toContain(response.status);
+      bodies.push(await response.text());
+    }
+    if (crawler.units !== null) {
+      // The reader's own feed, through a feed token made with their session.
+      const made = await fetch(`${portal.baseURL}/api/feed-tokens`, {
+        method: 'POST',
+        headers: { ...headers, origin: portal.baseURL, 'content-type': 'application/json' },
+        body: JSON.stringify({ feed: 'whats-new' }),
+      });
+      expect(made.status, await made.clone().text()).toBe(201);
+      const { url, token } = (await made.json()) as { url: string; token: string };
+      const feed = await fetch(url);
+      expect(feed.status).toBe(200);
+      bodies.push(await feed.text());
+      // Nothing but its feed: the token opens no page, Markdown, API, search or package feed.
+      for (const path of [
+        '/api/whats-new',
+        `/docs/${canarySection}/`,
+        `/docs/${canarySection}.md`,
+        '/api/search?q=heron',
+        '/llms-full.txt',
+      ])
+        expect(
+          (
+            await fetch(`${portal.baseURL}${path}`, {
+              headers: { authorization: `Bearer ${token}` },
+              redirect: 'manual',
+            })
+          ).status,
+          `${crawler.name}: a feed token on ${path}`,
+        ).not.toBe(200);
+      expect((await fetch(`${portal.baseURL}/feeds/packages/canary-kit.atom?token=${token}`)).status).toBe(404);
+    }
+    const all = bodies.join('\n');
+    const leaks = Object.values(crawler.forbidden).filter((sentence) => all.includes(sentence));
+    console.log(`what's new as ${crawler.name}: ${bodies.length} answers, ${all.length} bytes, ${leaks.length} leaks`);
+    expect(leaks, crawler.name).toEqual([]);
   }
 });
 

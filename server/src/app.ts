@@ -62,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...[
       app.mailer,
       app.licenceNotices,
+      app.whatsNew,
       app.metrics,
       app.search,
       app.rebuilds,

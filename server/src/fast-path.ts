@@ -161,6 +161,14 @@ export function createFastPath(
         return false;
       }
       metrics.hot.sessionHits++;
+    } else if (file.kind === 'page' && options.recordView && headers.cookie !== undefined) {
+      // A signed-in reader's view of an open page counts too ("what's new" knows what they
+      // read): a session this gate does not hold yet goes the way that checks it and counts.
+      const raw = readSession(headers.cookie);
+      if (raw !== undefined) {
+        reader = options.cachedReader(raw);
+        if (!reader) return false;
+      }
     }
     const encoding = chooseEncoding(headers['accept-encoding'], file);
     const id = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : options.newRequestId();

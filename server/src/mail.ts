@@ -9,6 +9,8 @@ export interface Mail {
   text: string;
   /** The same message as HTML, for links a mail client shows as links; the text stays the whole message. */
   html?: string;
+  /** Headers of its own (a digest's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** Where sent mail is reported: every message's outcome, never its text. */
@@ -55,6 +57,22 @@ export class Mailer {
       )
       .finally(() => this.pending.delete(sending));
     this.pending.add(sending);
+  }
+
+  /**
+   * Sends `mail` and resolves once the SMTP server took it; rejects when it did not (a caller
+   * that must send a message once, and again later when it failed: the digest).
+   */
+  async deliver(mail: Mail): Promise<void> {
+    const info = (await this.transport.sendMail({
+      from: this.options.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      ...(mail.html === undefined ? {} : { html: mail.html }),
+      ...(mail.headers === undefined ? {} : { headers: mail.headers }),
+    })) as { messageId?: string };
+    this.options.log.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent');
   }
 
   /** Resolves when every message under way has been sent or has failed. */

@@ -7,6 +7,7 @@ import activity from './routes/account/activity.js';
 import apps from './routes/account/apps.js';
 import accountHooks from './routes/account/autohooks.js';
 import tokens from './routes/account/tokens.js';
+import whatsNewAccount from './routes/account/whats-new.js';
 import adminAccessRequests from './routes/admin/access-requests.js';
 import adminAccess from './routes/admin/access.js';
 import adminApps from './routes/admin/apps.js';
@@ -31,13 +32,16 @@ import pages from './routes/pages.js';
 import searchFiles from './routes/search-files.js';
 import search from './routes/search.js';
 import session from './routes/session.js';
+import whatsNew from './routes/whats-new.js';
 
 /** Every route file, in the order they register: a folder's autohooks.ts holds the guards of every route in it. */
 const routes: FastifyPluginAsync = async (gate) => {
-  for (const plugin of [health, session, pages, markdown, llms, discovery, search, searchFiles, mcp, openapi])
+  for (const plugin of [health, session, pages, markdown, llms, discovery, search, searchFiles, mcp, openapi, whatsNew])
     await gate.register(plugin);
   for (const plugin of [releaseHooks, oauthMetadata, oauthProvider, consent]) await gate.register(plugin);
-  await gate.register(folder(accountHooks, [tokens, apps, activity, access, accessRequests]), { prefix: '/api' });
+  await gate.register(folder(accountHooks, [tokens, apps, activity, access, accessRequests, whatsNewAccount]), {
+    prefix: '/api',
+  });
   const admin = [readers, audit, insights, adminTokens, adminApps, adminAccess, membershipsCsv, adminAccessRequests];
   await gate.register(folder(adminHooks, [...admin, sources]), { prefix: '/api/admin' });
 };

@@ -4,6 +4,8 @@ export interface CaughtMail {
   text?: string;
   to: { address: string; name?: string }[];
   from: { address: string; name?: string }[];
+  /** The file MailDev keeps the message in, as it was sent. */
+  source?: string;
 }
 
 export interface MailCatcher {

@@ -30,7 +30,12 @@ export type AuditKind =
   | 'token.revoked'
   | 'token.used'
   | 'oauth.authorised'
-  | 'oauth.revoked';
+  | 'oauth.revoked'
+  | 'feed-token.created'
+  | 'feed-token.revoked'
+  | 'whats-new.settings'
+  | 'reading.cleared'
+  | 'digest.unsubscribed';
 
 export const AUDIT_KINDS: readonly AuditKind[] = [
   'session.started',
@@ -59,6 +64,11 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'token.used',
   'oauth.authorised',
   'oauth.revoked',
+  'feed-token.created',
+  'feed-token.revoked',
+  'whats-new.settings',
+  'reading.cleared',
+  'digest.unsubscribed',
 ];
 
 /** One event, as the gate reports it. Never a cookie or a token. */

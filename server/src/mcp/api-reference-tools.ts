@@ -19,7 +19,7 @@ interface Models {
 let cached: { id: string; models: Models[] } | undefined;
 
 /** Every package's models in the build: beside each newest reference index (`/docs/<section>/api/`). */
-function allModels(site: Site): Models[] {
+export function allModels(site: Site): Models[] {
   if (cached?.id === site.id) return cached.models;
   const found: Models[] = [];
   for (const page of site.pages) {
@@ -34,6 +34,13 @@ function allModels(site: Site): Models[] {
   }
   cached = { id: site.id, models: found };
   return found;
+}
+
+/** The models of the packages a reader holding `units` may read. */
+export function readableModels(site: Site, units: readonly string[]): ApiModels[] {
+  return allModels(site)
+    .filter(({ file }) => file.access === 'public' || mayRead(units, file.units))
+    .map(({ models }) => models);
 }
 
 const simple = (name: string) => name.toLowerCase().replace(/^@[^/]+\//, '');

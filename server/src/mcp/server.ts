@@ -9,6 +9,8 @@ import type { Reader } from '../auth/identity.js';
 import type { ViewClient } from '../db/page-views.js';
 import { absoluteLinks, llmsFragments, SITE_SUMMARY } from '../llms.js';
 import { markdownTwinOf, type Site, type SiteFile } from '../site.js';
+import { newsMarkdown } from '../whats-new/render.js';
+import { NewsQueryError, newsFor } from '../whats-new/service.js';
 import { registerApiReferenceTools } from './api-reference-tools.js';
 
 /** The Markdown twin of a page, for a path given in any of the usual forms (a page's, its `.md`, a full URL). */
@@ -39,7 +41,7 @@ export function mcpServer(request: FastifyRequest, reader: Reader, client: ViewC
   const server = new McpServer(
     { name: 'norigin-developer-docs', version: '1.0.0' },
     {
-      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, get a package's newest release notes with latest_changelog, and a synced package's API with get_symbol and api_changes. You see the pages that ${reader.email} may read.`,
+      instructions: `${SITE_SUMMARY} Search with search_docs, read a page as Markdown with read_page, see what is there with list_sections, get a package's newest release notes with latest_changelog, a synced package's API with get_symbol and api_changes, and what changed for this reader with whats_new. You see the pages that ${reader.email} may read.`,
     },
   );
   const notFound = (path: string) => ({
@@ -155,6 +157,47 @@ export function mcpServer(request: FastifyRequest, reader: Reader, client: ViewC
       const [, ...releases] = markdown.split(/^(?=## )/m);
       const latest = releases[0]?.trim() ?? markdown;
       return { content: [{ type: 'text', text: `${latest}\n\nFull changelog: ${file.url}` }] };
+    },
+  );
+  server.registerTool(
+    'whats_new',
+    {
+      title: "What's new for you",
+      annotations: READ_ONLY,
+      description:
+        "What changed for the reader since their last visit or a date: the new releases of the packages they may read with each one's removed, changed and added symbols (the symbols they use first, with the old and new signatures), the pages changed since they read them, and new pages. The same answer as their /account/whats-new page.",
+      inputSchema: {
+        since: z
+          .string()
+          .max(40)
+          .optional()
+          .describe('A date (2026-11-01) or time (2026-11-01T09:00:00Z); the reader’s last visit when not given.'),
+        package: z
+          .string()
+          .min(1)
+          .max(214)
+          .regex(/^[\w.@/-]+$/)
+          .optional()
+          .describe('Only this package: its npm name, without its scope, or its section.'),
+      },
+    },
+    async ({ since, package: only }) => {
+      if (!store.readyNow)
+        return {
+          isError: true,
+          content: [{ type: 'text', text: 'The portal’s database is not ready; try again shortly.' }],
+        };
+      try {
+        const news = await newsFor({ site, db: store.db }, reader, { since, package: only }, new Date(app.clock()));
+        const origin = app.originOf(request);
+        return {
+          content: [{ type: 'text', text: newsMarkdown(news, (path) => new URL(path, origin).href, reader.email) }],
+          structuredContent: news as unknown as Record<string, unknown>,
+        };
+      } catch (error) {
+        if (error instanceof NewsQueryError) return { isError: true, content: [{ type: 'text', text: error.message }] };
+        throw error;
+      }
     },
   );
   // Tools are fixed for a server's life (one per request): no list-changed notification is ever sent, so none is advertised.

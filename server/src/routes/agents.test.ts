@@ -406,6 +406,7 @@ describe('the MCP protocol', () => {
       'list_sections',
       'read_page',
       'search_docs',
+      'whats_new',
     ]);
     for (const tool of tools)
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });

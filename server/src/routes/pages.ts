@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
 import { mayRead } from '@portal/access';
+import { SESSION_COOKIE } from '@portal/contract/names';
 
 /**
  * Every GET of the site's build (pages and their files; a Markdown twin has its own route,
@@ -14,7 +15,16 @@ const pages: FastifyPluginAsyncTypebox = async (app) => {
     const file = site.lookup(request.url.split('?', 1)[0] ?? '/');
     if (!file) return reply.serveFile(site.notFound, 404);
     request.servedFile = file;
-    if (file.access === 'public') return reply.serveFile(file);
+    if (file.access === 'public') {
+      // A signed-in reader's view of an open page counts too ("what's new" knows what they
+      // read), recorded once the answer is on its way.
+      if (file.kind === 'page' && config.audit.pageViews && request.cookies[SESSION_COOKIE] !== undefined)
+        void request.reader.then(
+          (outcome) => outcome.kind === 'reader' && app.recordView(request, outcome.reader, file.url),
+          () => undefined,
+        );
+      return reply.serveFile(file);
+    }
     const outcome = await request.reader;
     if (outcome.kind === 'reader' && mayRead(outcome.reader.units, file.units)) {
       if (file.kind === 'page' && config.audit.pageViews) app.recordView(request, outcome.reader, file.url);

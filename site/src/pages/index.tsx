@@ -7,6 +7,8 @@ import Layout from '@theme/Layout';
 
 import { linkMark } from '@site/src/access/item-marks';
 import AccessLock from '@site/src/components/AccessLock';
+import { WHATS_NEW_PATH } from '@site/src/components/NavbarAuthItem/AccountMenu';
+import { useNewsSummary } from '@site/src/components/whats-new/summary';
 import { families } from '@site/src/data/families';
 import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '@site/src/data/platforms';
 import { formatReleaseDate, useReleases, type ProjectRelease } from '@site/src/data/releases';
@@ -44,6 +46,22 @@ const PLATFORM_ICONS: Record<PlatformId, typeof TvIcon> = {
 /** How many releases "What's new" lists (a reader outside some groups sees fewer). */
 const LATEST = 6;
 
+/** "3 packages you use changed": a signed-in reader's news since their last visit, as a link to all of it. */
+function NewsLine(): React.JSX.Element {
+  const news = useNewsSummary();
+  let text = '';
+  if (news !== null && news.count > 0)
+    text =
+      news.packages > 0
+        ? `${news.packages === 1 ? 'A package you may read has' : `${news.packages} packages you may read have`} new releases since your last visit`
+        : `${news.count === 1 ? 'A page' : `${news.count} pages`} changed since you read ${news.count === 1 ? 'it' : 'them'}`;
+  return (
+    <p className={styles.newsLine} aria-live="polite">
+      {text && <Link to={WHATS_NEW_PATH}>{text}</Link>}
+    </p>
+  );
+}
+
 function Hero(): React.JSX.Element {
   const { siteConfig } = useDocusaurusContext();
   return (
@@ -66,6 +84,7 @@ function Hero(): React.JSX.Element {
               Browse the packages
             </Link>
           </div>
+          <NewsLine />
           {/* Shown from the first paint to a signed-out visitor (the root's class, set by the head script). */}
           <p className={styles.signedOutNote}>
             Getting Started and Norigin Spatial Navigation are open to everyone. <Link to="/login">Sign in</Link> to

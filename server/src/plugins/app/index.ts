@@ -23,3 +23,4 @@ export { default as shared } from './shared.js';
 export { default as site } from './site.js';
 export { default as store } from './store.js';
 export { default as tokens } from './tokens.js';
+export { default as whatsNew } from './whats-new.js';

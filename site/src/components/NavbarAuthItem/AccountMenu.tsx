@@ -8,6 +8,9 @@ import styles from './styles.module.css';
 /** The reader's own page: e-mail, groups and personal access tokens. */
 export const ACCOUNT_PATH = '/account';
 
+/** What changed for the reader: releases of the packages they use, pages changed since they read them. */
+export const WHATS_NEW_PATH = '/account/whats-new';
+
 /** How to connect a coding assistant: the MCP address, install links and set-up per client. */
 export const ASSISTANT_PATH = '/account/assistant';
 
@@ -102,6 +105,15 @@ export default function AccountMenu({ email, className, failure, logout }: Props
         <li>
           <Link to={ACCOUNT_PATH} className="dropdown__link" title="Your account and personal access tokens">
             Account
+          </Link>
+        </li>
+        <li>
+          <Link
+            to={WHATS_NEW_PATH}
+            className="dropdown__link"
+            title="New releases of the packages you use, and pages changed since you read them"
+          >
+            What’s new for you
           </Link>
         </li>
         <li>

@@ -6,7 +6,7 @@ import { LOGIN_PATH, loginUrlFor, normalizeRoute } from '@portal/access';
 
 import { useAuth } from '@site/src/auth/AuthProvider';
 
-import AccountMenu, { ACCOUNT_PATH, ASSISTANT_PATH, Avatar } from './AccountMenu';
+import AccountMenu, { ACCOUNT_PATH, ASSISTANT_PATH, Avatar, WHATS_NEW_PATH } from './AccountMenu';
 import styles from './styles.module.css';
 
 interface Props {
@@ -128,6 +128,9 @@ export default function NavbarAuthItem({ mobile = false, className, onClick }: P
         </li>
         <li className="menu__list-item">
           <NavbarNavLink to={ACCOUNT_PATH} label="Account" className="menu__link" onClick={onClick} />
+        </li>
+        <li className="menu__list-item">
+          <NavbarNavLink to={WHATS_NEW_PATH} label="What’s new for you" className="menu__link" onClick={onClick} />
         </li>
         <li className="menu__list-item">
           <NavbarNavLink to={ASSISTANT_PATH} label="Use with your assistant" className="menu__link" onClick={onClick} />

@@ -35,6 +35,11 @@ export const KIND_LABELS: Record<string, string> = {
   'token.used': 'Token used',
   'oauth.authorised': 'App allowed',
   'oauth.revoked': 'App revoked',
+  'feed-token.created': 'Feed token made',
+  'feed-token.revoked': 'Feed token revoked',
+  'whats-new.settings': 'What’s new settings',
+  'reading.cleared': 'Reading cleared',
+  'digest.unsubscribed': 'Digest stopped',
 };
 
 type Event = Pick<AuditRow, 'kind' | 'subjectEmail' | 'subjectUid' | 'detail'>;
@@ -218,6 +223,14 @@ export function describeEvent(event: Event): string {
       return `Allowed the app ${quoted(detail.name)} to read as them`;
     case 'oauth.revoked':
       return `Revoked the app ${quoted(detail.name)}${detail.byAdministrator === true ? ' (by an administrator)' : ''}`;
+    case 'feed-token.created':
+      return `Made a feed token for ${detail.feed === 'whats-new' ? 'their “What’s new” feed' : `the feed of ${String(detail.feed).replace(/^package:/, '')}`}`;
+    case 'feed-token.revoked':
+      return 'Revoked a feed token';
+    case 'reading.cleared':
+      return `Cleared what the portal kept of their reading (${Number(detail.rows ?? 0)} rows)`;
+    case 'digest.unsubscribed':
+      return 'Stopped the “What’s new” digest from its mail';
     default:
       return KIND_LABELS[kind] ?? kind;
   }
