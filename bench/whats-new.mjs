@@ -46,15 +46,43 @@ function makeSite(now) {
         })),
       };
     });
-    const models = { id: `package-${p}`, package: `@noriginmedia/package-${p}`, title: `Package ${p}`, basePath, latest: versions[0].version, versions };
-    files.set(`${basePath}api/models.json`, { url: `${basePath}api/models.json`, etag: `m${p}`, access: 'private', units: ['layout'], kind: 'file', bodies: body(JSON.stringify(models)) });
+    const models = {
+      id: `package-${p}`,
+      package: `@noriginmedia/package-${p}`,
+      title: `Package ${p}`,
+      basePath,
+      latest: versions[0].version,
+      versions,
+    };
+    files.set(`${basePath}api/models.json`, {
+      url: `${basePath}api/models.json`,
+      etag: `m${p}`,
+      access: 'private',
+      units: ['layout'],
+      kind: 'file',
+      bodies: body(JSON.stringify(models)),
+    });
     const urls = [basePath, `${basePath}api/`, ...Array.from({ length: PAGES - 2 }, (_, i) => `${basePath}guide-${i}`)];
     for (const [i, url] of urls.entries()) {
       pages.push({ url, access: 'private', units: ['layout'] });
       const text = `# Page ${i} of package ${p}\n\nCall \`symbol${i % SYMBOLS}\` and \`symbol${(i * 7) % SYMBOLS}\` from your app.\n`;
-      files.set(url, { url, etag: `p${p}-${i}`, access: 'private', units: ['layout'], kind: 'page', bodies: body(`<title>Page ${i}</title>`) });
+      files.set(url, {
+        url,
+        etag: `p${p}-${i}`,
+        access: 'private',
+        units: ['layout'],
+        kind: 'page',
+        bodies: body(`<title>Page ${i}</title>`),
+      });
       const md = `${url.replace(/\/$/, '')}.md`;
-      files.set(md, { url: md, etag: `md${p}-${i}`, access: 'private', units: ['layout'], kind: 'file', bodies: body(text) });
+      files.set(md, {
+        url: md,
+        etag: `md${p}-${i}`,
+        access: 'private',
+        units: ['layout'],
+        kind: 'file',
+        bodies: body(text),
+      });
     }
   }
   return { id: 'bench', pages, lookup: (path) => files.get(path), notFound: undefined, files: files.size, bytes: 0 };
@@ -72,18 +100,50 @@ async function fill(db, now) {
   for (let i = 0; i < READER_VIEWS; i++) {
     const at = now - Math.floor((i * 90 * DAY) / READER_VIEWS);
     const p = i % PACKAGES;
-    const path = i % 4 === 0 ? `/docs/package-${p}/1.${i % RELEASES}.0/api/symbol${i % SYMBOLS}` : `/docs/package-${p}/guide-${i % (PAGES - 2)}`;
-    await push({ period: at - (at % 3_600_000), uid: 'reader', email: 'dev@studio.example', groups: ['partner'], path, via: 'page', clientIp: '', firstAt: at, lastAt: at, count: 1 });
+    const path =
+      i % 4 === 0
+        ? `/docs/package-${p}/1.${i % RELEASES}.0/api/symbol${i % SYMBOLS}`
+        : `/docs/package-${p}/guide-${i % (PAGES - 2)}`;
+    await push({
+      period: at - (at % 3_600_000),
+      uid: 'reader',
+      email: 'dev@studio.example',
+      groups: ['partner'],
+      path,
+      via: 'page',
+      clientIp: '',
+      firstAt: at,
+      lastAt: at,
+      count: 1,
+    });
   }
   for (let i = 0; i < OTHER_VIEWS; i++) {
     const at = now - Math.floor((i * 180 * DAY) / OTHER_VIEWS);
-    await push({ period: at - (at % 3_600_000), uid: `other-${i % 2000}`, email: null, groups: ['partner'], path: `/docs/package-${i % PACKAGES}/guide-${i % (PAGES - 2)}`, via: 'page', clientIp: '', firstAt: at, lastAt: at, count: 1 });
+    await push({
+      period: at - (at % 3_600_000),
+      uid: `other-${i % 2000}`,
+      email: null,
+      groups: ['partner'],
+      path: `/docs/package-${i % PACKAGES}/guide-${i % (PAGES - 2)}`,
+      via: 'page',
+      clientIp: '',
+      firstAt: at,
+      lastAt: at,
+      count: 1,
+    });
   }
   if (rows.length > 0) await addPageViews(db, rows.splice(0));
   // Three builds: the baseline, then two that changed a third of the pages each.
   const site = makeSite(now);
-  for (const [build, back] of [[0, 60], [1, 20], [2, 2]]) {
-    const texts = site.pages.map((page, i) => ({ path: page.url, hash: `${page.url}:${build > 0 && i % 3 === build ? build : 0}` }));
+  for (const [build, back] of [
+    [0, 60],
+    [1, 20],
+    [2, 2],
+  ]) {
+    const texts = site.pages.map((page, i) => ({
+      path: page.url,
+      hash: `${page.url}:${build > 0 && i % 3 === build ? build : 0}`,
+    }));
     await recordPageTexts(db, texts, new Date(now - back * DAY));
   }
   await db.query('analyze');

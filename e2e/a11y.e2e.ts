@@ -81,6 +81,17 @@ const templates: Template[] = [
   },
   { name: 'use with your assistant', path: '/account/assistant' },
   {
+    // From a date before the open package's 3.x releases: its cards, symbols and signatures.
+    name: 'what’s new for you',
+    path: '/account/whats-new',
+    prepare: async (page) => {
+      await hydrated(page);
+      await page.getByLabel('Since').fill('2026-08-01');
+      await expect(page.getByRole('region', { name: 'Norigin Spatial Navigation' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Mail and ordering' })).toBeVisible();
+    },
+  },
+  {
     // The avatar menu on a wide screen, the phone menu (where its items live) on a narrow one.
     name: 'account menu open',
     path: '/docs/',

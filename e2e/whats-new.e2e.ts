@@ -63,7 +63,7 @@ test.describe('what’s new for you', () => {
 
     // A feed address, shown once, that a feed reader takes as it is.
     await page.getByRole('button', { name: 'Make a feed address' }).click();
-    const address = await page.getByLabel('Feed address').innerText();
+    const address = await page.getByLabel('Feed address', { exact: true }).innerText();
     expect(address).toMatch(/\/feeds\/whats-new\.atom\?token=ndf_/);
     const feed = await page.request.get(address.trim(), { headers: { cookie: '' } });
     expect(feed.status()).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { ApiModels } from '@portal/built-site/api-reference';
 
-import { type ModelSymbol, type NewsInput, whatsNew } from './model.js';
+import { identifiersIn, type ModelSymbol, type NewsInput, whatsNew } from './model.js';
 import { newsMarkdown, useNote } from './render.js';
 import { NewsQueryError, parseSince } from './service.js';
 
@@ -100,7 +100,8 @@ function input(overrides: Partial<NewsInput> = {}): NewsInput {
         ['/docs/nav/3.2.0/api/setFocus', ago(20).getTime()],
         ['/docs/nav/guide', ago(4).getTime()],
       ]),
-      textOf: (path) => (path === '/docs/nav/guide' ? 'Call `pause()` when the player covers the screen.' : undefined),
+      namesIn: (path) =>
+        path === '/docs/nav/guide' ? identifiersIn('Call `pause()` when the player covers the screen.') : undefined,
     },
     watches: [],
     personalOrder: true,

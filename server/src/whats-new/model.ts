@@ -75,8 +75,8 @@ export interface ReadablePage {
 export interface Reading {
   /** Each page the reader read, with the last time (milliseconds). */
   lastRead: ReadonlyMap<string, number>;
-  /** The text of a page the reader read (its Markdown), to find the symbols it names. */
-  textOf(path: string): string | undefined;
+  /** The identifiers a page the reader read names (the words of its Markdown), to find the symbols it names. */
+  namesIn(path: string): ReadonlySet<string> | undefined;
 }
 
 export interface WatchChoice {
@@ -141,11 +141,9 @@ function usesIn(models: ApiModels<ModelSymbol>, reading: Reading): Map<string, U
         for (const symbol of version.symbols) if (symbol.slug === symbolPage) uses.set(symbol.name, 'read');
       continue;
     }
-    const text = reading.textOf(path);
-    if (text === undefined) continue;
-    for (const name of names)
-      if (!uses.has(name) && new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(text))
-        uses.set(name, 'named');
+    const named = reading.namesIn(path);
+    if (named === undefined) continue;
+    for (const name of names) if (!uses.has(name) && named.has(name)) uses.set(name, 'named');
   }
   return uses;
 }
@@ -293,4 +291,9 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** How many items a summary counts: packages with releases, changed and new pages. */
 export function newsCount(news: WhatsNew): number {
   return news.packages.length + news.changedPages.length + news.newPages.length;
+}
+
+/** The identifiers a text names: its words as code names them (letters, digits, `_` and `$`). */
+export function identifiersIn(text: string): Set<string> {
+  return new Set(text.match(/[\w$]+/g) ?? []);
 }

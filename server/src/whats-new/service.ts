@@ -13,7 +13,7 @@ import {
   watchesOf,
 } from '../db/whats-new.js';
 import type { Site } from '../site.js';
-import { type ModelSymbol, namesPackage, type ReadablePage, type WhatsNew, whatsNew } from './model.js';
+import { identifiersIn, type ModelSymbol, namesPackage, type ReadablePage, type WhatsNew, whatsNew } from './model.js';
 
 /** How far back "what's new" looks for a reader who has no visit before this one. */
 export const FIRST_VISIT_DAYS = 30;
@@ -27,6 +27,8 @@ interface PageFacts extends ReadablePage {
   units: readonly string[];
   hash: string;
   markdown: string | undefined;
+  /** The identifiers its Markdown names, worked out when first asked. */
+  names?: Set<string>;
 }
 
 /** The facts of the served build's pages, worked out once per build. */
@@ -154,7 +156,15 @@ export async function newsFor(
     sections,
     pages: readable,
     texts: new Map([...texts].filter(([path]) => readableUrls.has(path))),
-    reading: { lastRead, textOf: (path) => byUrl.get(path)?.markdown },
+    reading: {
+      lastRead,
+      namesIn: (path) => {
+        const page = byUrl.get(path);
+        if (page?.markdown === undefined) return undefined;
+        page.names ??= identifiersIn(page.markdown);
+        return page.names;
+      },
+    },
     watches,
     personalOrder: settings.personalOrder,
     ...(query.package === undefined ? {} : { only: onlySection ? onlySection.basePath : query.package }),
