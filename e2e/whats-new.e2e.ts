@@ -69,6 +69,16 @@ test.describe('what’s new for you', () => {
     expect(feed.status()).toBe(200);
     expect(feed.headers()['content-type']).toContain('application/atom+xml');
 
+    // And a feed of the package's releases, every one of them.
+    await card.getByRole('button', { name: 'Feed of Norigin Spatial Navigation releases' }).click();
+    const packageFeed = await page
+      .getByLabel('Feed address of Norigin Spatial Navigation', { exact: true })
+      .innerText();
+    expect(packageFeed).toMatch(/\/feeds\/packages\/norigin-spatial-navigation\.atom\?token=ndf_/);
+    const releases = await page.request.get(packageFeed.trim(), { headers: { cookie: '' } });
+    expect(releases.status()).toBe(200);
+    expect(await releases.text()).toContain('Norigin Spatial Navigation 2.3.0');
+
     // The reader's assistant gets the same answer from MCP's whats_new.
     const made = await page.request.post('/api/tokens', {
       data: { name: 'what’s new', days: 1 },

@@ -163,7 +163,7 @@ console.log(demoReaderLines());
 console.log(`  Auth Emulator: http://${emulator.host}/ (project ${emulator.projectId})`);
 console.log(
   mail
-    ? `  Mail: invitations, access requests and licence notices land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
+    ? `  Mail: invitations, access requests, licence notices and “what’s new” digests land in MailDev at ${mail.inboxUrl}/ (nothing leaves this machine)`
     : '  Mail: sent through the SMTP server in SMTP_URL',
 );
 console.log(

@@ -645,6 +645,10 @@ test('“what’s new” and its feeds show each reader only what they may read,
       expect((await fetch(`${portal.baseURL}/feeds/packages/canary-kit.atom?token=${token}`)).status).toBe(404);
     }
     const all = bodies.join('\n');
+    // A reader of the private package's unit does hear of its releases: what the others must not get.
+    if (crawler.units !== null && !Object.values(crawler.forbidden).includes(partnerCanaries.symbolDoc))
+      for (const sentence of [partnerCanaries.symbolDoc, partnerCanaries.olderSymbolDoc])
+        expect(all, `${crawler.name} hears of the package's releases`).toContain(sentence);
     const leaks = Object.values(crawler.forbidden).filter((sentence) => all.includes(sentence));
     console.log(`what's new as ${crawler.name}: ${bodies.length} answers, ${all.length} bytes, ${leaks.length} leaks`);
     expect(leaks, crawler.name).toEqual([]);

@@ -80,21 +80,47 @@ function PackageCard({
   onWatch: (pkg: PackageNews, watching: boolean) => void;
 }): React.JSX.Element {
   const headingId = `package-${pkg.id}`;
+  const [feed, setFeed] = useState<string | null>(null);
+  const [feedError, setFeedError] = useState('');
+  async function makeFeed(): Promise<void> {
+    try {
+      setFeed((await newsApi.makeFeedToken(`package:${pkg.id}`)).url);
+      setFeedError('');
+    } catch (caught) {
+      setFeedError(messageOf(caught, 'No feed address was made; try again.'));
+    }
+  }
   return (
     <section className={accountStyles.card} aria-labelledby={headingId}>
       <div className={styles.cardHead}>
         <h3 id={headingId}>
           <Link to={pkg.url}>{pkg.title}</Link>
         </h3>
-        <button
-          type="button"
-          className="button button--secondary button--sm"
-          aria-pressed={pkg.watched}
-          onClick={() => onWatch(pkg, !pkg.watched)}
-        >
-          {pkg.watched ? 'Watching' : 'Watch'}
-        </button>
+        <div className={styles.cardActions}>
+          <button
+            type="button"
+            className="button button--secondary button--sm"
+            aria-pressed={pkg.watched}
+            onClick={() => onWatch(pkg, !pkg.watched)}
+          >
+            {pkg.watched ? 'Watching' : 'Watch'}
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--sm"
+            aria-label={`Feed of ${pkg.title} releases`}
+            onClick={() => void makeFeed()}
+          >
+            Feed of its releases
+          </button>
+        </div>
       </div>
+      {feed && (
+        <div className={styles.made}>
+          <CopyField label={`Feed address of ${pkg.title}`} value={feed} />
+        </div>
+      )}
+      <div role="alert">{feedError && <p className={accountStyles.error}>{feedError}</p>}</div>
       {pkg.used > 0 && (
         <p className={styles.usedLine}>
           {pkg.used === 1 ? 'A symbol you use changed.' : `${pkg.used} symbols you use changed.`}
