@@ -15,6 +15,7 @@ export default tseslint.config(
       'e2e/test-results/',
       'e2e/playwright-report/',
       'e2e/.canary/',
+      'e2e/.flow/',
       'bench/.work/',
       'deploy/.work/',
       '.cache/',

@@ -50,6 +50,8 @@ export default defineConfig({
   projects: [
     // The security suite: bounded here, in full with `npm run test:security` (SECURITY_FULL=1).
     { name: 'security', testMatch: 'security/*.security.ts', use: browser },
+    // `npm run test:flows` only: journeys that build the portal again on the way (minutes each).
+    ...(process.env.E2E_FLOWS ? [{ name: 'flows', testMatch: 'flows/*.flow.ts', use: browser }] : []),
     // `npm start` and Ctrl-C, with no browser, beside the rest: its build finds the server and
     // the site current (the run's own build made them) and rewrites none of their files.
     { name: 'start', testMatch: 'start.e2e.ts' },

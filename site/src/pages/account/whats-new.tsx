@@ -166,9 +166,17 @@ function PackageCard({
 function Settings({ settings, onChange }: { settings: NewsSettings; onChange: () => void }): React.JSX.Element {
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
+  // The reader's choice shows at once; a save that fails puts the saved one back.
+  const [chosen, setChosen] = useState<Pick<NewsSettings, 'digest' | 'personalOrder'>>({
+    digest: settings.digest,
+    personalOrder: settings.personalOrder,
+  });
   async function save(change: Partial<Pick<NewsSettings, 'digest' | 'personalOrder'>>): Promise<void> {
+    const before = chosen;
+    setChosen({ ...chosen, ...change });
     try {
-      await newsApi.saveSettings(change);
+      const saved = await newsApi.saveSettings(change);
+      setChosen({ digest: saved.digest, personalOrder: saved.personalOrder });
       setError('');
       setStatus(
         change.digest === undefined
@@ -179,6 +187,7 @@ function Settings({ settings, onChange }: { settings: NewsSettings; onChange: ()
       );
       onChange();
     } catch (caught) {
+      setChosen(before);
       setError(messageOf(caught, 'Not saved; try again.'));
     }
   }
@@ -199,7 +208,7 @@ function Settings({ settings, onChange }: { settings: NewsSettings; onChange: ()
               type="radio"
               name="digest"
               value={value}
-              checked={settings.digest === value}
+              checked={chosen.digest === value}
               onChange={() => void save({ digest: value })}
             />{' '}
             {label}
@@ -209,7 +218,7 @@ function Settings({ settings, onChange }: { settings: NewsSettings; onChange: ()
       <label className={styles.check}>
         <input
           type="checkbox"
-          checked={settings.personalOrder}
+          checked={chosen.personalOrder}
           onChange={(event) => void save({ personalOrder: event.target.checked })}
         />{' '}
         Put the packages and symbols I use first (from what I read here)
