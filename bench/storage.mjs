@@ -96,13 +96,18 @@ async function measure(kind, db, sizeOf, rows, log) {
   };
 }
 
-export async function measureStorage({ rows = 1_000_000, log }) {
+/**
+ * Runs `measure(kind, db, sizeOf)` on a fresh PGlite in a folder of its own, then on a
+ * throw-away PostgreSQL server (Debian's), and merges what each returns; `sizeOf` is the
+ * database's size on disk in bytes.
+ */
+export async function onBothDatabases(measure) {
   const { openDatabase } = await dist('database.js');
   const results = {};
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-pglite-'));
   const pglite = await openDatabase({ kind: 'pglite', dataDir });
   try {
-    Object.assign(results, await measure('pglite', pglite, async () => folderBytes(dataDir), rows, log));
+    Object.assign(results, await measure('pglite', pglite, async () => folderBytes(dataDir)));
   } finally {
     await pglite.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -110,19 +115,15 @@ export async function measureStorage({ rows = 1_000_000, log }) {
   const server = await startPostgres();
   const postgres = await openDatabase({ kind: 'postgres', url: server.url });
   try {
-    Object.assign(
-      results,
-      await measure(
-        'postgres',
-        postgres,
-        async () => Number((await postgres.query('select pg_database_size(current_database()) as n'))[0].n),
-        rows,
-        log,
-      ),
-    );
+    const sizeOf = async () => Number((await postgres.query('select pg_database_size(current_database()) as n'))[0].n);
+    Object.assign(results, await measure('postgres', postgres, sizeOf));
   } finally {
     await postgres.close();
     await server.stop();
   }
   return results;
+}
+
+export function measureStorage({ rows = 1_000_000, log }) {
+  return onBothDatabases((kind, db, sizeOf) => measure(kind, db, sizeOf, rows, log));
 }

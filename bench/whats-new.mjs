@@ -3,13 +3,11 @@
 // 200,000 of 2,000 other readers, and three builds' page texts; the gate's own code
 // (server/dist: newsFor) over PGlite and a PostgreSQL server, the p95 of 200 answers with
 // its bootstrap interval.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startPostgres } from '../tools/lib/postgres.mjs';
 import { root } from './lib.mjs';
 import { bootstrapInterval, percentile, round } from './stats.mjs';
+import { onBothDatabases } from './storage.mjs';
 
 const dist = (module) => import(join(root, 'server', 'dist', module));
 
@@ -181,24 +179,6 @@ async function measure(kind, db, log) {
   };
 }
 
-export async function measureWhatsNew({ log }) {
-  const { openDatabase } = await dist('db/database.js');
-  const results = {};
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-whats-new-'));
-  const pglite = await openDatabase({ kind: 'pglite', dataDir });
-  try {
-    Object.assign(results, await measure('pglite', pglite, log));
-  } finally {
-    await pglite.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const server = await startPostgres();
-  const postgres = await openDatabase({ kind: 'postgres', url: server.url });
-  try {
-    Object.assign(results, await measure('postgres', postgres, log));
-  } finally {
-    await postgres.close();
-    await server.stop();
-  }
-  return results;
+export function measureWhatsNew({ log }) {
+  return onBothDatabases((kind, db) => measure(kind, db, log));
 }

@@ -72,3 +72,26 @@ export const TOKEN_SCOPES = ['read', 'admin'] as const;
  * "Halcyon Streams’ licence" for a name that ends in s.
  */
 export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}’` : `${name}’s`);
+
+/**
+ * Why a changed symbol comes first in a reader's "what's new": "you read `setFocus`; 3.2.1
+ * changed its signature" (`code` sets the name as code: backticks in Markdown, nothing on the
+ * page). Null for a symbol the reader does not use.
+ */
+export function symbolUseNote(
+  symbol: { name: string; kind: string; change: 'removed' | 'changed' | 'added'; use: 'read' | 'named' | null },
+  version: string,
+  code: (name: string) => string = (name) => name,
+): string | null {
+  if (symbol.use === null) return null;
+  const how = symbol.use === 'read' ? 'you read' : 'a page you read names';
+  const what =
+    symbol.change === 'removed'
+      ? 'removed it'
+      : symbol.change === 'added'
+        ? 'added it'
+        : symbol.kind === 'function' || symbol.kind === 'hook'
+          ? 'changed its signature'
+          : 'changed its declaration';
+  return `${how} ${code(symbol.name)}; ${version} ${what}`;
+}

@@ -116,6 +116,8 @@ describe("what's new for you, through the gate", () => {
   let staff: { cookie: string; email: string };
   let feedUrl: string;
   let feedTokenId: string;
+  /** After 1.0.0 was first served, before 1.1.0 was. */
+  let betweenBuilds: Date;
   const start = new Date(Date.now() - 24 * HOUR).toISOString();
 
   beforeAll(async () => {
@@ -152,6 +154,7 @@ describe("what's new for you, through the gate", () => {
     expect(feed.statusCode, feed.body).toBe(201);
     ({ url: feedUrl } = feed.json() as { url: string });
     feedTokenId = (feed.json() as { record: { id: string } }).record.id;
+    betweenBuilds = new Date();
     // 1.1.0 is published and built: another gate serves it (the same database), records it and sends the digests.
     ({ app: after } = await readyTestApp(await site(true), env));
     await after.whatsNew.check();
@@ -304,8 +307,9 @@ describe("what's new for you, through the gate", () => {
     });
     expect(on.statusCode).toBe(200);
     // As if they had turned it on before 1.1.0 came (and read the package: it is watched).
-    await after.store.db.query(`update reader_settings set digest_from = now() - interval '2 days' where uid = $1`, [
+    await after.store.db.query(`update reader_settings set digest_from = $2 where uid = $1`, [
       account.uid,
+      betweenBuilds.toISOString(),
     ]);
     await after.inject({ url: '/docs/layout-engine/', headers: { cookie } });
     await after.store.flush();

@@ -1,6 +1,7 @@
 import { Feed } from 'feed';
 
 import type { ApiModels } from '@portal/built-site/api-reference';
+import { symbolUseNote } from '@portal/contract/names';
 
 import type { ModelSymbol, PackageNews, ReleaseNews, SymbolChange, WhatsNew } from './model.js';
 
@@ -8,20 +9,9 @@ const day = (iso: string): string => iso.slice(0, 10);
 const minute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 const oneLine = (declaration: string): string => declaration.replace(/\s*\n\s*/g, ' ');
 
-/** Why a symbol comes first: the reader's own use of it, in their words. */
-export function useNote(symbol: SymbolChange, version: string): string | null {
-  if (symbol.use === null) return null;
-  const how = symbol.use === 'read' ? 'you read' : 'a page you read names';
-  const what =
-    symbol.change === 'removed'
-      ? 'removed it'
-      : symbol.change === 'changed'
-        ? symbol.kind === 'function' || symbol.kind === 'hook'
-          ? 'changed its signature'
-          : 'changed its declaration'
-        : 'added it';
-  return `${how} \`${symbol.name}\`; ${version} ${what}`;
-}
+/** Why a symbol comes first: the reader's own use of it, in their words, the name as code. */
+export const useNote = (symbol: SymbolChange, version: string): string | null =>
+  symbolUseNote(symbol, version, (name) => `\`${name}\``);
 
 function symbolMarkdown(symbol: SymbolChange, release: ReleaseNews, absolute: (path: string) => string): string {
   const name = symbol.url ? `[\`${symbol.name}\`](${absolute(symbol.url)})` : `\`${symbol.name}\``;

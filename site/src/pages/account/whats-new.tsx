@@ -4,6 +4,8 @@ import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
 import Link from '@docusaurus/Link';
 
+import { symbolUseNote } from '@portal/contract/names';
+
 import { messageOf } from '@site/src/api/json-api';
 import CopyField from '@site/src/components/assistant/CopyField';
 import accountStyles from '@site/src/components/account/account.module.css';
@@ -21,18 +23,10 @@ import styles from '@site/src/components/whats-new/whats-new.module.css';
 const day = (iso: string): string => iso.slice(0, 10);
 const minute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
+/** "You read setFocus; 3.2.1 changed its signature." */
 function useNote(symbol: SymbolChange, version: string): string | null {
-  if (symbol.use === null) return null;
-  const how = symbol.use === 'read' ? 'You read' : 'A page you read names';
-  const what =
-    symbol.change === 'removed'
-      ? 'removed it'
-      : symbol.change === 'changed'
-        ? symbol.kind === 'function' || symbol.kind === 'hook'
-          ? 'changed its signature'
-          : 'changed its declaration'
-        : 'added it';
-  return `${how} ${symbol.name}; ${version} ${what}.`;
+  const note = symbolUseNote(symbol, version);
+  return note === null ? null : `${note.charAt(0).toUpperCase()}${note.slice(1)}.`;
 }
 
 function SymbolItem({ symbol, release }: { symbol: SymbolChange; release: ReleaseNews }): React.JSX.Element {
