@@ -87,7 +87,8 @@ const templates: Template[] = [
     prepare: async (page) => {
       await hydrated(page);
       await page.getByLabel('Since').fill('2026-08-01');
-      await expect(page.getByRole('region', { name: 'Norigin Spatial Navigation' })).toBeVisible();
+      // A staff reader's first answer works out the facts of every page of the build: it may take a while.
+      await expect(page.getByRole('region', { name: 'Norigin Spatial Navigation' })).toBeVisible({ timeout: 20_000 });
       await expect(page.getByRole('heading', { name: 'Mail and ordering' })).toBeVisible();
     },
   },

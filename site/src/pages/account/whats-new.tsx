@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import clsx from 'clsx';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
@@ -102,7 +102,7 @@ function PackageCard({
           <button
             type="button"
             className="button button--secondary button--sm"
-            aria-label={`Feed of ${pkg.title} releases`}
+            aria-label={`Feed of its releases: ${pkg.title}`}
             onClick={() => void makeFeed()}
           >
             Feed of its releases
@@ -346,13 +346,19 @@ export default function WhatsNewPage(): React.JSX.Element {
   const [news, setNews] = useState<WhatsNew | null>(null);
   const [settings, setSettings] = useState<NewsSettings | null>(null);
   const [error, setError] = useState('');
+  // Only the newest question's answer is shown: an earlier one (another date) may come after it.
+  const asked = useRef(0);
   const load = useCallback(() => {
+    const question = ++asked.current;
     newsApi.news(since || undefined).then(
       (answer) => {
+        if (question !== asked.current) return;
         setNews(answer);
         setError('');
       },
-      (caught: unknown) => setError(messageOf(caught, 'Could not load what is new for you.')),
+      (caught: unknown) => {
+        if (question === asked.current) setError(messageOf(caught, 'Could not load what is new for you.'));
+      },
     );
     newsApi.settings().then(setSettings, () => undefined);
   }, [since]);
