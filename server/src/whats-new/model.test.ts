@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiModels } from '@portal/built-site/api-reference';
 
 import { identifiersIn, type ModelSymbol, type NewsInput, whatsNew } from './model.js';
-import { newsMarkdown, useNote } from './render.js';
+import { newsAtom, newsMarkdown, releaseHtml, useNote } from './render.js';
 import { NewsQueryError, parseSince } from './service.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
@@ -197,5 +197,42 @@ describe('the date a reader asks from', () => {
     ] as const)
       expect(() => parseSince(given, NOW), given).toThrow(words);
     expect(() => parseSince('nope', NOW)).toThrow(NewsQueryError);
+  });
+});
+
+describe("a package's text in the feed and the mail", () => {
+  it('is text: a doc comment or declaration with markup is escaped, never HTML of its own', () => {
+    const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    const pkg: ApiModels<ModelSymbol> = {
+      ...nav,
+      versions: [
+        {
+          version: '3.3.0',
+          date: ago(1).toISOString(),
+          path: '/docs/nav/api/',
+          symbols: [{ ...fn('setFocus', `function setFocus(key: "${hostile}"): void`), summary: hostile }],
+        },
+        {
+          version: '3.2.0',
+          date: ago(40).toISOString(),
+          path: '/docs/nav/3.2.0/api/',
+          symbols: [fn('setFocus', 'function setFocus(): void')],
+        },
+      ],
+    };
+    const news = whatsNew(input({ models: [pkg], since: ago(3) }));
+    const [found] = news.packages;
+    const html = releaseHtml(found as never, found?.releases[0] as never, (path) => `https://docs.example${path}`);
+    const atom = newsAtom(news, {
+      origin: 'https://docs.example',
+      selfUrl: 'https://docs.example/feeds/whats-new.atom',
+      email: 'dev@partner.example',
+      now: NOW,
+    });
+    for (const text of [html, atom]) {
+      expect(text).not.toContain('<script>');
+      expect(text).not.toContain('<img src=x');
+    }
+    expect(html).toContain('&lt;script&gt;');
   });
 });
