@@ -97,6 +97,7 @@ export default defineConfig({
         'api-reference.e2e.ts',
         'phones.e2e.ts',
         'whats-new.e2e.ts',
+        'sso.e2e.ts',
       ],
       use: browser,
     },

@@ -138,6 +138,8 @@ const DEMO_NOTES = {
   'licensed partner (Lumen Media)':
     'reads the UI toolkit, the layout engine and the navigation guide, licensed until 28 February 2027',
   'licensed partner (Halcyon)': 'reads the blog and the demo app; its player licence ended on 31 October 2026',
+  'licensed partner (Aurora, single sign-on)':
+    'signs in with its organisation’s own provider (required): its password is refused with a message saying how',
   'no access': 'is told on the sign-in page that the account has no access, and whom to ask',
   disabled: 'is told that the account is disabled',
 };
@@ -154,6 +156,11 @@ function demoReaderLines() {
   for (const reader of readers.filter((r) => r.github)) {
     lines.push(
       `    GitHub: "Sign in with GitHub", then pick ${reader.email} in the emulator's window (${reader.role})`,
+    );
+  }
+  for (const reader of readers.filter((r) => r.oidc)) {
+    lines.push(
+      `    Single sign-on: enter ${reader.email} on the sign-in page, choose "Continue with …", then pick the account in the emulator's window (${reader.oidc.providerId})`,
     );
   }
   return lines.join('\n');

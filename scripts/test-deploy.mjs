@@ -6,7 +6,7 @@
 //     asked: a public page, a private one, a sign-in against the Auth Emulator, its health check.
 //  2. A cluster: three gate replicas behind Debian's nginx (retrying idempotent requests on
 //     the next replica), with Debian's redis-server and postgresql and the emulator, all on
-//     free ports; sessions, logout, an administrator's disable and the rate limit across
+//     free ports; sessions, logout, an administrator's disable, a SCIM deactivation and the rate limit across
 //     replicas; a licence withdrawn with Redis paused; a rolling restart and a kill -9 under
 //     100 connections of load.
 //  3. Releases, in that cluster: a builder (npm run builder) on a copy of the site whose open
@@ -456,6 +456,94 @@ async function clusterCheck(emulator) {
       method: 'POST',
       headers: { cookie: adminCookie, origin: direct(0) },
     });
+
+    // 3a. A partner's directory deactivates its developer over SCIM on replica 1: the
+    //     developer's session and personal token are refused on pages, Markdown, llms
+    //     files, search and MCP by replicas 2 and 3 within 3 s.
+    const adminCall = (method, path, body) =>
+      fetch(`${direct(0)}${path}`, {
+        method,
+        headers: { cookie: adminCookie, origin: direct(0), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const scimOrganisation = { id: 'cluster-scim', name: 'Cluster Directory', domains: ['cluster-scim.example'] };
+    assert.equal((await adminCall('POST', '/api/admin/organisations', scimOrganisation)).status, 201);
+    assert.equal(
+      (await adminCall('POST', `/api/admin/organisations/${scimOrganisation.id}/licences`, { units: ['layout'] }))
+        .status,
+      201,
+    );
+    const minted = await adminCall('POST', `/api/admin/organisations/${scimOrganisation.id}/scim-tokens`, {
+      name: 'cluster directory',
+    });
+    assert.equal(minted.status, 201, 'the administrator mints a SCIM token');
+    const scimToken = (await minted.json()).token;
+    const scim = (method, path, body) =>
+      fetch(`${direct(0)}/scim/v2${path}`, {
+        method,
+        headers: { authorization: `Bearer ${scimToken}`, 'content-type': 'application/scim+json' },
+        body: JSON.stringify(body),
+      });
+    const made = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'dev@cluster-scim.example',
+    });
+    assert.equal(made.status, 201, 'the directory provisions a developer');
+    const developer = (await made.json()).id;
+    await emulatorRequest(emulator.host, emulator.projectId, '/accounts:update', {
+      localId: developer,
+      password: 'directory-2025',
+    });
+    const developerCookie = await startSession(
+      nginx.baseURL,
+      await signInWithPassword(emulator.host, 'dev@cluster-scim.example', 'directory-2025'),
+    );
+    const tokenMade = await fetch(`${direct(0)}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: developerCookie, origin: direct(0), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'cluster assistant', days: 1, scope: 'read' }),
+    });
+    assert.equal(tokenMade.status, 201, 'the developer makes a personal token');
+    const bearer = { authorization: `Bearer ${(await tokenMade.json()).token}` };
+    const surfaces = [
+      ['page', PRIVATE, { cookie: developerCookie }, 302],
+      ['markdown', '/docs/layout-engine.md', bearer, 401],
+      ['llms', '/llms-full.txt', bearer, 401],
+      ['search', '/api/search?q=layout', bearer, 401],
+      ['mcp', '/mcp', bearer, 401],
+    ];
+    const ask = (i, [, path, headers]) =>
+      path === '/mcp'
+        ? fetch(`${direct(i)}/mcp`, {
+            method: 'POST',
+            headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          })
+        : fetch(`${direct(i)}${path}`, { headers, redirect: 'manual' });
+    for (let i = 0; i < 3; i++)
+      for (const surface of surfaces)
+        assert.equal((await ask(i, surface)).status, 200, `replica ${i + 1} serves the developer's ${surface[0]}`);
+    const deactivated = await scim('PATCH', `/Users/${developer}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    assert.equal(deactivated.status, 200, 'the directory deactivates the developer');
+    const leftAt = Date.now();
+    for (;;) {
+      const seen = await Promise.all(
+        [1, 2].flatMap((i) => surfaces.map(async (surface) => [surface, (await ask(i, surface)).status])),
+      );
+      if (seen.every(([surface, status]) => status === surface[3])) break;
+      if (Date.now() - leftAt > 3000)
+        throw new Error(
+          `a deactivated developer is still served after 3 s: ${seen.map(([surface, status]) => `${surface[0]} ${status}`).join(', ')}`,
+        );
+      await sleep(50);
+    }
+    results['cluster.scim_deactivation_ends_everywhere_ms'] = Date.now() - leftAt;
+    log(
+      `A developer deactivated over SCIM on replica 1 was refused on pages, Markdown, llms files, search and MCP by replicas 2 and 3 in ${results['cluster.scim_deactivation_ends_everywhere_ms']} ms`,
+    );
 
     // 3b. A licence granted on one replica reads on the other two within a second, and its
     //     withdrawal stops it there as fast (the shared state's broadcast; no new sign-in).

@@ -71,6 +71,8 @@ export interface Config {
   demoData: boolean;
   /** Administrator API calls allowed per administrator and minute. */
   adminRateLimitPerMinute: number;
+  /** SCIM calls per organisation's token and minute (`/scim/v2/…`); more get SCIM's 429 with Retry-After. */
+  scimRateLimitPerMinute: number;
   /** Days before a licence ends that its organisation's contact and the administrators are mailed, and its readers see a banner (LICENCE_NOTICE_DAYS). */
   licenceNoticeDays: number;
   /** Requests a minute one personal access token may make on each agent surface (TOKEN_RATE_LIMIT). */
@@ -216,6 +218,7 @@ const ServerEnv = {
   AUDIT_QUEUE_LIMIT: integer(10_000, 10, 1_000_000, 'a number of events'),
   DEMO_DATA: flag(false),
   ADMIN_RATE_LIMIT: integer(120, 1, 100_000, 'a number of requests'),
+  SCIM_RATE_LIMIT: integer(300, 1, 100_000, 'a number of requests'),
   LICENCE_NOTICE_DAYS: integer(14, 1, 365, 'a number of days'),
   TOKEN_RATE_LIMIT: integer(300, 1, 1_000_000, 'a number of requests'),
   OAUTH_REGISTRATION_RATE_LIMIT: integer(30, 1, 100_000, 'a number of registrations'),
@@ -758,6 +761,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     demoData: isOn(settings.DEMO_DATA),
     adminRateLimitPerMinute: settings.ADMIN_RATE_LIMIT,
+    scimRateLimitPerMinute: settings.SCIM_RATE_LIMIT,
     licenceNoticeDays: settings.LICENCE_NOTICE_DAYS,
     tokenRateLimitPerMinute: settings.TOKEN_RATE_LIMIT,
     oauthRegistrationsPerMinute: settings.OAUTH_REGISTRATION_RATE_LIMIT,

@@ -29,6 +29,7 @@ const organisation = (id: string, contact: string | null = `tv@${id}.example`) =
   domains: [`${id}.example`],
   contact,
   createdAt: new Date(NOW - 100 * DAY),
+  signIn: null,
 });
 const licence = (id: string, organisationId: string, endsAt: Date | null, units = ['layout']) => ({
   id,

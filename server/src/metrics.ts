@@ -35,6 +35,8 @@ const ROUTE_SURFACES: readonly [prefix: string, surface: Surface][] = [
   ['/api/session', 'session'],
   ['/api/logout', 'session'],
   ['/api/auth-config', 'session'],
+  ['/api/sign-in-options', 'session'],
+  ['/scim/', 'admin'],
   ['/api/search', 'search'],
   ['/api/tokens', 'tokens'],
   ['/api/feedback', 'feedback'],

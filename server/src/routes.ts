@@ -15,6 +15,7 @@ import audit from './routes/admin/audit.js';
 import adminHooks from './routes/admin/autohooks.js';
 import insights from './routes/admin/insights.js';
 import membershipsCsv from './routes/admin/memberships-csv.js';
+import provisioning from './routes/admin/provisioning.js';
 import readers from './routes/admin/readers.js';
 import sources from './routes/admin/sources.js';
 import adminTokens from './routes/admin/tokens.js';
@@ -30,6 +31,7 @@ import oauthProvider from './routes/oauth/provider.js';
 import openapi from './routes/openapi.js';
 import pages from './routes/pages.js';
 import searchFiles from './routes/search-files.js';
+import scim from './routes/scim.js';
 import search from './routes/search.js';
 import session from './routes/session.js';
 import whatsNew from './routes/whats-new.js';
@@ -39,10 +41,22 @@ const routes: FastifyPluginAsync = async (gate) => {
   for (const plugin of [health, session, pages, markdown, llms, discovery, search, searchFiles, mcp, openapi, whatsNew])
     await gate.register(plugin);
   for (const plugin of [releaseHooks, oauthMetadata, oauthProvider, consent]) await gate.register(plugin);
+  // Partner directories' provisioning: its own errors, parser and guards in a scope of its own.
+  await gate.register(scim, { prefix: '/scim/v2' });
   await gate.register(folder(accountHooks, [tokens, apps, activity, access, accessRequests, whatsNewAccount]), {
     prefix: '/api',
   });
-  const admin = [readers, audit, insights, adminTokens, adminApps, adminAccess, membershipsCsv, adminAccessRequests];
+  const admin = [
+    readers,
+    audit,
+    insights,
+    adminTokens,
+    adminApps,
+    adminAccess,
+    membershipsCsv,
+    adminAccessRequests,
+    provisioning,
+  ];
   await gate.register(folder(adminHooks, [...admin, sources]), { prefix: '/api/admin' });
 };
 export default routes;

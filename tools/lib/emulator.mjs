@@ -123,7 +123,7 @@ export async function emulatorRequest(host, projectId, path, body) {
 
 /**
  * Imports readers into a running emulator: e-mail/password readers, readers whose
- * identity is a GitHub account, readers in groups (the `groups` custom claim) and
+ * identity is a GitHub account or their organisation's OIDC provider, readers in groups (the `groups` custom claim) and
  * disabled readers, as the seed file describes them.
  */
 export async function seedReaders(host, projectId = DEFAULT_PROJECT_ID, readers = readSeed()) {
@@ -135,7 +135,15 @@ export async function seedReaders(host, projectId = DEFAULT_PROJECT_ID, readers 
       displayName: reader.displayName,
       emailVerified: reader.emailVerified ?? false,
     });
-    if (reader.github) {
+    // A linked provider (GitHub, an organisation's OIDC provider): the emulator's sign-in
+    // window offers the account there. Linking rewrites the account, so a password is set again.
+    const linked = [
+      ...(reader.github
+        ? [{ providerId: 'github.com', rawId: reader.github.uid, screenName: reader.github.login }]
+        : []),
+      ...(reader.oidc ? [{ providerId: reader.oidc.providerId, rawId: reader.oidc.uid }] : []),
+    ];
+    if (linked.length > 0) {
       await emulatorRequest(host, projectId, '/accounts:batchCreate', {
         users: [
           {
@@ -143,19 +151,17 @@ export async function seedReaders(host, projectId = DEFAULT_PROJECT_ID, readers 
             email: reader.email,
             displayName: reader.displayName,
             emailVerified: reader.emailVerified ?? false,
-            providerUserInfo: [
-              {
-                providerId: 'github.com',
-                rawId: reader.github.uid,
-                email: reader.email,
-                displayName: reader.displayName,
-                screenName: reader.github.login,
-              },
-            ],
+            providerUserInfo: linked.map((provider) => ({
+              ...provider,
+              email: reader.email,
+              displayName: reader.displayName,
+            })),
           },
         ],
         allowOverwrite: true,
       });
+      if (reader.password)
+        await emulatorRequest(host, projectId, '/accounts:update', { localId: reader.uid, password: reader.password });
     }
     if (reader.groups) {
       await emulatorRequest(host, projectId, '/accounts:update', {

@@ -624,6 +624,10 @@ export const OrganisationInfo = Type.Object({
    * overview `GET /api/admin/access` answers; not in an audit event's before and after).
    */
   domainMembers: Type.Optional(Type.Array(Type.String())),
+  /** Its own identity provider, when it has one (`PUT /api/admin/organisations/{id}/sign-in`). */
+  signIn: Type.Optional(
+    nullable(Type.Object({ provider: Type.String(), name: Type.String(), required: Type.Boolean() })),
+  ),
 });
 export type OrganisationInfo = Static<typeof OrganisationInfo>;
 
@@ -694,6 +698,80 @@ export const MembershipBody = Type.Object(
 export type MembershipBody = Static<typeof MembershipBody>;
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * `PUT /api/admin/organisations/{id}/sign-in`: the organisation's identity provider, an OIDC or
+ * SAML provider of Firebase Authentication (`oidc.…`, `saml.…`), the name the sign-in page
+ * shows, and whether its readers must use it.
+ */
+export const OrganisationSignInBody = Type.Object(
+  {
+    provider: Type.String({ pattern: '^(oidc|saml)\\.[A-Za-z0-9][A-Za-z0-9._-]{0,62}$' }),
+    name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
+    required: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type OrganisationSignInBody = Static<typeof OrganisationSignInBody>;
+
+/** `POST /api/admin/organisations/{id}/scim-tokens`: a name for the client that will hold it. */
+export const ScimTokenBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }) },
+  { additionalProperties: false },
+);
+/** The new token: its secret is shown this once. */
+export const ScimTokenAnswer = Type.Object({ id: Type.String(), name: Type.String(), token: Type.String() });
+export const ScimTokenParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  token: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+/** `PUT /api/admin/organisations/{id}/scim-groups`: the groups its SCIM client may put its readers in. */
+export const ScimGroupsBody = Type.Object(
+  { groups: Type.Array(Slug, { maxItems: 50, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+
+/** `GET /api/admin/organisations/{id}/provisioning`: its sign-in, SCIM tokens, offered groups and last calls. */
+export const ProvisioningOverview = Type.Object({
+  organisation: Type.String(),
+  signIn: nullable(Type.Object({ provider: Type.String(), name: Type.String(), required: Type.Boolean() })),
+  endpoint: Type.String(),
+  groups: Type.Array(Type.String()),
+  tokens: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      hint: Type.String(),
+      createdAt: Type.String(),
+      createdBy: Type.String(),
+      lastUsedAt: nullable(Type.String()),
+      revokedAt: nullable(Type.String()),
+    }),
+  ),
+  readers: Type.Integer(),
+  calls: Type.Array(
+    Type.Object({
+      at: Type.String(),
+      method: Type.String(),
+      path: Type.String(),
+      status: Type.Integer(),
+      detail: nullable(Type.String()),
+      token: nullable(Type.String()),
+    }),
+  ),
+});
+export type ProvisioningOverview = Static<typeof ProvisioningOverview>;
+
+/** `GET /api/sign-in-options?email=`: how a reader at that address signs in (public; says only the domain's way). */
+export const SignInOptionsQuery = Type.Object({ email: Type.String({ minLength: 3, maxLength: 320 }) });
+export const SignInOptions = Type.Object({
+  /** The organisation's provider, when its domain has one. */
+  provider: nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+  /** A password (and the site's other ways) may be used. */
+  password: Type.Boolean(),
+});
+export type SignInOptions = Static<typeof SignInOptions>;
 export const UnitParams = Type.Object({ unit: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /** `GET /api/admin/units/{unit}/readers`: who can read a package, and why. */

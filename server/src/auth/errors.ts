@@ -20,6 +20,10 @@ export type AuthErrorCode =
   | 'no-email'
   /** The account is in no reader group: the door is closed. */
   | 'no-access'
+  /** The reader's organisation signs its readers in with its own provider, and this sign-in used another way. */
+  | 'sso-required'
+  /** An OIDC or SAML provider that is not the one of the reader's organisation vouched for them. */
+  | 'wrong-provider'
   /** The identity service could not answer: fail closed without signing anyone out. */
   | 'unavailable';
 
@@ -34,6 +38,8 @@ export const AUTH_ERROR_MESSAGES: Readonly<Record<AuthErrorCode, string>> = {
   'not-recent': 'Sign in again: the sign-in is not recent.',
   'no-email': 'This account has no e-mail address, so it cannot be given access.',
   'no-access': 'This account has no access to the portal.',
+  'sso-required': 'Your organisation signs you in with its own single sign-on; use it instead of a password.',
+  'wrong-provider': 'This single sign-on is not the one of your organisation; sign in with your own.',
   unavailable: 'The sign-in service is not answering; try again shortly.',
 };
 
@@ -48,6 +54,8 @@ export const SIGN_IN_STATUS: Readonly<Record<AuthErrorCode, 401 | 403 | 503>> = 
   'not-recent': 401,
   'no-email': 403,
   'no-access': 403,
+  'sso-required': 403,
+  'wrong-provider': 403,
   unavailable: 503,
 };
 
@@ -59,9 +67,9 @@ export class AuthError extends Error {
 
   constructor(
     readonly code: AuthErrorCode,
-    options?: { cause?: unknown; email?: string | null; uid?: string | null },
+    options?: { cause?: unknown; email?: string | null; uid?: string | null; message?: string },
   ) {
-    super(AUTH_ERROR_MESSAGES[code], options);
+    super(options?.message ?? AUTH_ERROR_MESSAGES[code], options);
     this.name = 'AuthError';
     this.email = options?.email ?? null;
     this.uid = options?.uid ?? null;

@@ -8,7 +8,8 @@ import type { IdentityConfig } from '../config.js';
 import { sharedState, type SharedState } from '../shared.js';
 import { AuthError, classify } from './errors.js';
 import { firebaseAuth } from './firebase.js';
-import type { AccountAccess, ReaderAccess } from './licences.js';
+import { signInRefusal, type AccountAccess, type ReaderAccess } from './licences.js';
+import type { OrganisationSignIn } from '../db/licences.js';
 
 /** A reader the identity service vouches for, with the groups the access policy gives them. */
 export interface Reader {
@@ -48,7 +49,24 @@ export interface IdentityOptions {
   /** What replicas share (revocations, the broadcast that drops cached sessions); this process alone by default. */
   shared?: SharedState;
   /** Who reads which unit (organisations, licences, groups as data); the policy's groups alone by default. */
-  access?: { unitsOf(account: AccountAccess): ReaderAccess; readonly version: number };
+  access?: {
+    unitsOf(account: AccountAccess): ReaderAccess;
+    readonly version: number;
+    /** The sign-in of the organisation at an e-mail's domain (`Licences.signInOf`). */
+    signInOf?(email: string): (OrganisationSignIn & { organisation: string }) | null;
+  };
+}
+
+/** What a reader refused by their organisation's sign-in is told: how to sign in instead. */
+export function signInMessage(
+  refusal: 'sso-required' | 'wrong-provider',
+  rule: (OrganisationSignIn & { organisation: string }) | null,
+): string {
+  if (rule === null) return 'This single sign-on does not vouch for your e-mail address; sign in with your password.';
+  const how = `enter your e-mail on the sign-in page and choose “Continue with ${rule.name}”`;
+  return refusal === 'sso-required'
+    ? `${rule.organisation} signs its readers in with ${rule.name}, not a password: ${how}.`
+    : `Readers at ${rule.organisation} sign in with ${rule.name}: ${how}.`;
 }
 
 interface VerifiedSession {
@@ -162,7 +180,7 @@ export class Identity {
   }
 
   /** The reader of an account the identity service vouches for: its e-mail, groups and units. */
-  private readerOfUser(user: UserRecord): Reader {
+  private readerOfUser(user: UserRecord, signInProvider?: string): Reader {
     const who = { uid: user.uid, email: user.email ?? null };
     if (!user.email) throw new AuthError('no-email', who);
     const groups = groupsOfAccount({
@@ -170,7 +188,12 @@ export class Identity {
       emailVerified: user.emailVerified,
       claims: user.customClaims ?? null,
     });
-    const account = { email: user.email, emailVerified: user.emailVerified, groups };
+    const account = {
+      email: user.email,
+      emailVerified: user.emailVerified,
+      groups,
+      ...(signInProvider === undefined ? {} : { signInProvider }),
+    };
     const reader = this.withUnits(user.uid, account);
     if (reader === null) throw new AuthError('no-access', who);
     return reader;
@@ -234,7 +257,14 @@ export class Identity {
       (await this.shared.revokedAt(user.uid)) ?? 0,
     );
     if (decoded.auth_time <= revokedSecond) throw new AuthError('revoked', who);
-    return this.readerOfUser(user);
+    // The organisation's own sign-in, with a message that says how to sign in instead.
+    const provider = decoded.firebase.sign_in_provider;
+    if (user.email && this.access.signInOf) {
+      const rule = this.access.signInOf(user.email);
+      const refusal = signInRefusal(rule, provider);
+      if (refusal) throw new AuthError(refusal, { ...who, message: signInMessage(refusal, rule) });
+    }
+    return this.readerOfUser(user, provider);
   }
 
   /**

@@ -4,7 +4,7 @@ import { ALL_UNITS, unitsOfGroups } from '@portal/access';
 
 import { emptyAccessData, type AccessData } from '../db/licences.js';
 import { sharedState } from '../shared.js';
-import { Licences } from './licences.js';
+import { Licences, signInRefusal } from './licences.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-27T12:00:00Z');
@@ -26,6 +26,7 @@ const northwind = {
   domains: ['northwind.example'],
   contact: null,
   createdAt: new Date(NOW - 10 * DAY),
+  signIn: null,
 };
 const licence = (units: string[], endsAt: Date | null = null, id = units.join(',')) => ({
   id,
@@ -144,5 +145,49 @@ describe('a change on another replica', () => {
     await vi.waitFor(() => expect(licences.ready).toBe(true));
     // One query per table.
     expect(reads).toHaveLength(5);
+  });
+});
+
+describe("an organisation's own sign-in", () => {
+  const own = { provider: 'oidc.northwind', name: 'Northwind SSO', required: false };
+  const required = { ...own, required: true };
+
+  it('without a rule: a password or a social sign-in counts, an OIDC or SAML provider vouches for nobody', () => {
+    expect(signInRefusal(null, 'password')).toBeNull();
+    expect(signInRefusal(null, 'google.com')).toBeNull();
+    expect(signInRefusal(null, 'oidc.x')).toBe('wrong-provider');
+    expect(signInRefusal(null, 'saml.x')).toBe('wrong-provider');
+  });
+
+  it('with a rule not required: a password and its own provider count, another provider does not', () => {
+    expect(signInRefusal(own, 'password')).toBeNull();
+    expect(signInRefusal(own, 'google.com')).toBeNull();
+    expect(signInRefusal(own, 'oidc.northwind')).toBeNull();
+    expect(signInRefusal(own, 'oidc.y')).toBe('wrong-provider');
+    expect(signInRefusal(own, 'saml.northwind')).toBe('wrong-provider');
+  });
+
+  it('with a rule required: only its own provider counts', () => {
+    expect(signInRefusal(required, 'password')).toBe('sso-required');
+    expect(signInRefusal(required, 'google.com')).toBe('sso-required');
+    expect(signInRefusal(required, 'oidc.northwind')).toBeNull();
+    expect(signInRefusal(required, 'oidc.y')).toBe('wrong-provider');
+  });
+
+  it("is the rule of the e-mail's domain, and a refused sign-in reads nothing", () => {
+    const licences = licencesAt(() => NOW, {
+      organisations: [{ ...northwind, signIn: required }],
+      licences: [licence(['layout'])],
+    });
+    expect(licences.signInOf('Dev@Northwind.Example')).toEqual({ ...required, organisation: 'Northwind Broadcasting' });
+    expect(licences.signInOf('dev@elsewhere.example')).toBeNull();
+    expect(licences.signInOf('dev@sub.northwind.example')).toBeNull();
+    const reader = (signInProvider?: string) =>
+      licences.unitsOf({ ...account('dev@northwind.example'), ...(signInProvider ? { signInProvider } : {}) });
+    expect(reader('oidc.northwind').units).toEqual(['account', 'layout']);
+    expect(reader('password')).toEqual({ groups: [], units: [], organisation: null });
+    expect(reader('oidc.other').units).toEqual([]);
+    // Without a sign-in (an account looked at, not signing in), the rule is not asked.
+    expect(reader().units).toEqual(['account', 'layout']);
   });
 });

@@ -7,6 +7,7 @@ import {
   type AccessGroup,
   type Licence,
   type Organisation,
+  type OrganisationSignIn,
   type ReaderGrant,
 } from '../db/licences.js';
 import type { Database } from '../db/database.js';
@@ -18,6 +19,28 @@ export interface AccountAccess {
   emailVerified: boolean;
   /** The policy's groups: the custom claim and the e-mail-domain rules (`groupsOfAccount`). */
   groups: readonly string[];
+  /**
+   * How the session was signed in (the token's `firebase.sign_in_provider`: `password`,
+   * `github.com`, `oidc.…`), when it comes from a sign-in; a sign-in that the organisation's
+   * rule refuses (`signInRefusal`) reads nothing.
+   */
+  signInProvider?: string;
+}
+
+/** Why a sign-in by `provider` is refused for readers under `rule`, or null when it is not. */
+export type SignInRefusal = 'sso-required' | 'wrong-provider';
+
+/**
+ * The one rule of organisations' own sign-in: a sign-in through an OIDC or SAML provider counts
+ * only for readers at the domains of the organisation whose provider it is (another partner's
+ * provider cannot vouch for them), and an organisation that requires its provider gets no
+ * sign-in of its readers by anything else.
+ */
+export function signInRefusal(rule: OrganisationSignIn | null, provider: string): SignInRefusal | null {
+  const federated = provider.startsWith('oidc.') || provider.startsWith('saml.');
+  if (federated && rule?.provider !== provider) return 'wrong-provider';
+  if (rule?.required && rule.provider !== provider) return 'sso-required';
+  return null;
 }
 
 /** What a reader may read, and why. */
@@ -188,6 +211,13 @@ export class Licences {
     return this.byDomain.get(address.slice(address.lastIndexOf('@') + 1)) ?? null;
   }
 
+  /** The sign-in of the organisation at an e-mail's domain (whoever placed the reader elsewhere), or null. */
+  signInOf(email: string): (OrganisationSignIn & { organisation: string }) | null {
+    const address = email.toLowerCase();
+    const organisation = this.byDomain.get(address.slice(address.lastIndexOf('@') + 1));
+    return organisation?.signIn ? { ...organisation.signIn, organisation: organisation.name } : null;
+  }
+
   /**
    * The groups and units of an account: the policy's groups' units, the units of the
    * administrators' groups it is a member of, its organisation's live licences and its own
@@ -197,6 +227,8 @@ export class Licences {
    */
   unitsOf(account: AccountAccess): ReaderAccess {
     const compiled = this.compiled;
+    if (account.signInProvider !== undefined && signInRefusal(this.signInOf(account.email), account.signInProvider))
+      return { groups: account.groups, units: [], organisation: null };
     const membership = this.byEmail.get(account.email.toLowerCase());
     const memberGroups = (membership?.groups ?? []).filter((name) => this.groupsByName.has(name));
     const organisation = this.organisationOf(account.email, account.emailVerified);

@@ -35,7 +35,11 @@ export type AuditKind =
   | 'feed-token.revoked'
   | 'whats-new.settings'
   | 'reading.cleared'
-  | 'digest.unsubscribed';
+  | 'digest.unsubscribed'
+  | 'admin.organisation-sign-in'
+  | 'admin.scim-token'
+  | 'scim.user'
+  | 'scim.group';
 
 export const AUDIT_KINDS: readonly AuditKind[] = [
   'session.started',
@@ -69,6 +73,10 @@ export const AUDIT_KINDS: readonly AuditKind[] = [
   'whats-new.settings',
   'reading.cleared',
   'digest.unsubscribed',
+  'admin.organisation-sign-in',
+  'admin.scim-token',
+  'scim.user',
+  'scim.group',
 ];
 
 /** One event, as the gate reports it. Never a cookie or a token. */

@@ -55,6 +55,7 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'licence_notices',
       'licences',
       'oauth_records',
+      'organisation_groups',
       'organisations',
       'page_feedback',
       'page_texts',
@@ -64,6 +65,9 @@ describe.each<DatabaseKind>(['pglite', 'postgres'])('the store on %s', (kind) =>
       'reader_settings',
       'reader_watches',
       'schema_version',
+      'scim_calls',
+      'scim_tokens',
+      'scim_users',
       'search_events',
       'site_releases',
     ]);

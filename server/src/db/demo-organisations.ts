@@ -15,6 +15,7 @@ interface DemoOrganisations {
     name: string;
     domains: string[];
     contact: string | null;
+    signIn?: { provider: string; name: string; required: boolean };
     licences: { units: string[]; ends: string | null }[];
   }[];
 }

@@ -58,7 +58,13 @@ describe('the demo activity of npm start', () => {
         )
       )[0];
     const first = await counts();
-    expect(first).toEqual({ organisations: 4, licences: 5, ended: 1, requests: 2 });
+    expect(first).toEqual({ organisations: 5, licences: 6, ended: 1, requests: 2 });
+    // One organisation signs its readers in with its own provider, and requires it.
+    expect(
+      await db.query(
+        'select id, sign_in_provider, sign_in_required from organisations where sign_in_provider is not null',
+      ),
+    ).toEqual([{ id: 'aurora', sign_in_provider: 'oidc.aurora-okta', sign_in_required: true }]);
     const queue = await accessRequestQueue(db);
     expect(queue.map((request) => [request.email, request.unit, request.status, request.organisationId])).toEqual(
       expect.arrayContaining([

@@ -10,6 +10,18 @@ export interface Organisation {
   domains: string[];
   contact: string | null;
   createdAt: Date;
+  /** The organisation's own sign-in, when an administrator gave it one. */
+  signIn: OrganisationSignIn | null;
+}
+
+/** An organisation's identity provider in Firebase Authentication, and whether its readers must use it. */
+export interface OrganisationSignIn {
+  /** `oidc.…` or `saml.…`: the provider's id in Firebase Authentication. */
+  provider: string;
+  /** What the sign-in page calls it ("Northwind SSO"). */
+  name: string;
+  /** Readers at the organisation's domains cannot sign in with a password or another provider. */
+  required: boolean;
 }
 
 /** An organisation reads these units until `endsAt` (never ends when null). */
@@ -80,7 +92,13 @@ export async function loadAccessData(db: Query): Promise<AccessData> {
     domains: string[];
     contact: string | null;
     created_at: Date;
-  }>('select id, name, domains, contact, created_at from organisations order by name, id');
+    sign_in_provider: string | null;
+    sign_in_name: string | null;
+    sign_in_required: boolean;
+  }>(
+    `select id, name, domains, contact, created_at, sign_in_provider, sign_in_name, sign_in_required
+     from organisations order by name, id`,
+  );
   const licences = await db.query<{
     id: string;
     organisation_id: string;
@@ -109,6 +127,10 @@ export async function loadAccessData(db: Query): Promise<AccessData> {
       domains: row.domains,
       contact: row.contact,
       createdAt: new Date(row.created_at),
+      signIn:
+        row.sign_in_provider === null
+          ? null
+          : { provider: row.sign_in_provider, name: row.sign_in_name ?? row.name, required: row.sign_in_required },
     })),
     licences: licences.map((row) => ({
       id: row.id,
@@ -136,14 +158,21 @@ export async function loadAccessData(db: Query): Promise<AccessData> {
 
 export async function insertOrganisation(
   tx: Query,
-  organisation: Pick<Organisation, 'id' | 'name' | 'domains' | 'contact'>,
+  organisation: Pick<Organisation, 'id' | 'name' | 'domains' | 'contact'> & { signIn?: OrganisationSignIn | null },
 ): Promise<void> {
-  await tx.query('insert into organisations (id, name, domains, contact) values ($1, $2, $3, $4)', [
-    organisation.id,
-    organisation.name,
-    organisation.domains,
-    organisation.contact,
-  ]);
+  await tx.query(
+    `insert into organisations (id, name, domains, contact, sign_in_provider, sign_in_name, sign_in_required)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      organisation.id,
+      organisation.name,
+      organisation.domains,
+      organisation.contact,
+      organisation.signIn?.provider ?? null,
+      organisation.signIn?.name ?? null,
+      organisation.signIn?.required ?? false,
+    ],
+  );
 }
 
 export async function updateOrganisation(
@@ -156,6 +185,19 @@ export async function updateOrganisation(
        contact = case when $4::boolean then $5 else contact end
      where id = $1 returning id`,
     [id, change.name ?? null, change.domains ?? null, change.contact !== undefined, change.contact ?? null],
+  );
+  return rows.length > 0;
+}
+
+/** Gives an organisation its sign-in, or none (null); false when there is no such organisation. */
+export async function setOrganisationSignIn(
+  tx: Query,
+  id: string,
+  signIn: OrganisationSignIn | null,
+): Promise<boolean> {
+  const rows = await tx.query<{ id: string }>(
+    `update organisations set sign_in_provider = $2, sign_in_name = $3, sign_in_required = $4 where id = $1 returning id`,
+    [id, signIn?.provider ?? null, signIn?.name ?? null, signIn?.required ?? false],
   );
   return rows.length > 0;
 }

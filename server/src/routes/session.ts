@@ -2,7 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 
 import { REQUEST_ACCESS } from '@portal/access';
-import { AuthConfig, ErrorAnswer, NoContent, SessionAnswer, SessionRefusal, SessionStart } from '@portal/contract';
+import {
+  AuthConfig,
+  ErrorAnswer,
+  NoContent,
+  SessionAnswer,
+  SessionRefusal,
+  SessionStart,
+  SignInOptions,
+  SignInOptionsQuery,
+} from '@portal/contract';
 import { SESSION_COOKIE } from '@portal/contract/names';
 
 import { AuthError, SIGN_IN_STATUS } from '../auth/errors.js';
@@ -24,6 +33,26 @@ const session: FastifyPluginAsyncTypebox = async (app) => {
       projectId: config.identity.projectId,
       emulatorUrl: config.identity.emulatorHost ? `http://${config.identity.emulatorHost}` : null,
     }),
+  );
+
+  /**
+   * How a reader at an address signs in, for the login page's e-mail step: the organisation's
+   * own provider when its domain has one, and whether a password may be used. It says nothing
+   * of the account (whether there is one): only what the domain's organisation chose.
+   */
+  app.get(
+    '/api/sign-in-options',
+    { schema: { querystring: SignInOptionsQuery, response: { 200: SignInOptions, 400: ErrorAnswer } } },
+    async (request, reply) => {
+      const { email } = request.query;
+      const at = email.lastIndexOf('@');
+      if (at < 1 || at === email.length - 1)
+        return reply.code(400).send({ error: 'Enter an e-mail address (name@company.example)' });
+      const rule = licences.signInOf(email);
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ provider: rule ? { id: rule.provider, name: rule.name } : null, password: !rule?.required });
+    },
   );
 
   app.get(

@@ -46,6 +46,35 @@ export class EmulatorReaders {
     return signInWithPassword(this.host, email, password);
   }
 
+  /**
+   * Signs in through an organisation's OIDC provider (`oidc.…`) as the browser SDK does after
+   * the provider's redirect, and returns the fresh ID token. The emulator takes the provider's
+   * ID token unsigned (`alg: none`) and makes or finds the account of its `sub`.
+   */
+  async signInWithOidc(
+    providerId: string,
+    claims: { sub: string; email?: string; email_verified?: boolean; name?: string },
+  ): Promise<string> {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.`;
+    const response = await fetch(
+      `http://${this.host}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          requestUri: 'http://localhost',
+          returnSecureToken: true,
+          postBody: new URLSearchParams({ providerId, id_token: idToken }).toString(),
+        }),
+      },
+    );
+    if (!response.ok) throw new Error(`accounts:signInWithIdp answered ${response.status}: ${await response.text()}`);
+    const answer = (await response.json()) as { idToken?: string };
+    if (!answer.idToken) throw new Error(`accounts:signInWithIdp gave no ID token: ${JSON.stringify(answer)}`);
+    return answer.idToken;
+  }
+
   /** Spends a password link's one-time code, as the portal's /login/action page does (the SDK's confirmPasswordReset). */
   async setPasswordWithCode(oobCode: string, newPassword: string): Promise<void> {
     const response = await fetch(
@@ -57,6 +86,11 @@ export class EmulatorReaders {
       },
     );
     if (!response.ok) throw new Error(`accounts:resetPassword answered ${response.status}: ${await response.text()}`);
+  }
+
+  /** Gives the account a password, as an administrator's reset would (SCIM-made readers have none). */
+  async setPassword(uid: string, password: string): Promise<void> {
+    await this.call('/accounts:update', { localId: uid, password });
   }
 
   async disable(uid: string): Promise<void> {

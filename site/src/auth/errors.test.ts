@@ -9,6 +9,8 @@ import {
   gitHubErrorMessage,
   GITHUB_OFFLINE,
   NoAccessError,
+  organisationErrorMessage,
+  organisationRequiredMessage,
   passwordErrorMessage,
   PortalSignInError,
   requestAccessHref,
@@ -214,5 +216,26 @@ describe("an account mail's link that fails", () => {
       'This password does not meet the portal’s requirements: password must contain an upper case character.',
     );
     expect(passwordErrorMessage(firebaseError('auth/expired-action-code'))).toBeNull();
+  });
+});
+
+describe('an organisation’s own sign-in', () => {
+  it('names the provider’s window when it was closed, and says whom to ask when it is not enabled', () => {
+    expect(organisationErrorMessage(firebaseError('auth/popup-closed-by-user'), 'Aurora Okta')).toBe(
+      'The Aurora Okta sign-in window was closed before signing in finished.',
+    );
+    const off = organisationErrorMessage(firebaseError('auth/operation-not-allowed'), 'Aurora Okta');
+    expect(off).toContain('Sign-in with Aurora Okta is not enabled');
+    expect(off).toContain(REQUEST_ACCESS.email);
+    // Anything else reads as any sign-in failure, never the raw text with its e-mail.
+    const other = organisationErrorMessage(firebaseError('auth/network-request-failed'), 'Aurora Okta');
+    expect(other).toBe(signInErrorMessage(firebaseError('auth/network-request-failed')));
+    expect(other).not.toContain('reader@example.com');
+  });
+
+  it('tells a reader whose organisation requires it how to sign in', () => {
+    expect(organisationRequiredMessage('aurora-broadcast.example', 'Aurora Okta')).toBe(
+      'Readers at aurora-broadcast.example sign in with Aurora Okta, not a password: choose “Continue with Aurora Okta”.',
+    );
   });
 });

@@ -141,6 +141,26 @@ export function gitHubErrorMessage(error: unknown, reach: GitHubReach): string {
 }
 
 /**
+ * Plain English for a failed sign-in through the reader's organisation's own provider
+ * (`name`, as the administrators called it): its window's troubles named after it.
+ */
+export function organisationErrorMessage(error: unknown, name: string): string {
+  switch (firebaseErrorCode(error)) {
+    case 'auth/popup-closed-by-user':
+      return `The ${name} sign-in window was closed before signing in finished.`;
+    case 'auth/operation-not-allowed':
+      return `Sign-in with ${name} is not enabled for this portal yet. Ask your organisation’s administrator, or ${REQUEST_ACCESS.label} at ${REQUEST_ACCESS.email}.`;
+    default:
+      return signInErrorMessage(error);
+  }
+}
+
+/** What readers at `domain` are told when their organisation signs them in with `name` only. */
+export function organisationRequiredMessage(domain: string, name: string): string {
+  return `Readers at ${domain} sign in with ${name}, not a password: choose “Continue with ${name}”.`;
+}
+
+/**
  * What a reader is told after asking for a password-reset e-mail. The same whether or not
  * the address has an account, so the page never reveals who has one.
  */

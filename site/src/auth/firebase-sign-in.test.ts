@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { NoAccessError, PortalSignInError } from './errors';
-import { emulatorMailboxUrl, parseAuthConfig, parseSessionRefusal } from './firebase-sign-in';
+import {
+  domainOf,
+  emulatorMailboxUrl,
+  parseAuthConfig,
+  parseSessionRefusal,
+  parseSignInOptions,
+} from './firebase-sign-in';
 
 const config = { apiKey: 'demo-key', authDomain: 'demo-portal.firebaseapp.com', projectId: 'demo-portal' };
 
@@ -91,5 +97,36 @@ describe('emulatorMailboxUrl', () => {
         emulatorUrl: null,
       }),
     ).toBeNull();
+  });
+});
+
+describe('parseSignInOptions', () => {
+  it('reads an organisation’s provider and whether a password may be used', () => {
+    expect(parseSignInOptions({ provider: { id: 'oidc.aurora-okta', name: 'Aurora Okta' }, password: false })).toEqual({
+      provider: { id: 'oidc.aurora-okta', name: 'Aurora Okta' },
+      password: false,
+    });
+    expect(parseSignInOptions({ provider: { id: 'saml.entra', name: 'Entra' }, password: true })?.provider?.id).toBe(
+      'saml.entra',
+    );
+    expect(parseSignInOptions({ provider: null, password: true })).toEqual({ provider: null, password: true });
+  });
+
+  it('refuses an answer that is not the shape, or a provider that is no OIDC or SAML provider', () => {
+    expect(parseSignInOptions({ provider: null })).toBeNull();
+    expect(parseSignInOptions({ provider: { id: 'google.com', name: 'Google' }, password: true })).toBeNull();
+    expect(parseSignInOptions({ provider: { id: 'oidc.x', name: '' }, password: true })).toBeNull();
+    expect(parseSignInOptions({ provider: 'oidc.x', password: true })).toBeNull();
+    expect(parseSignInOptions('<!doctype html>')).toBeNull();
+  });
+});
+
+describe('domainOf', () => {
+  it('is the lower-case domain of a whole address, and null while the address is not whole', () => {
+    expect(domainOf(' Dev@Aurora-Broadcast.Example ')).toBe('aurora-broadcast.example');
+    expect(domainOf('dev@aurora')).toBeNull();
+    expect(domainOf('dev@')).toBeNull();
+    expect(domainOf('aurora-broadcast.example')).toBeNull();
+    expect(domainOf('a b@c.example')).toBeNull();
   });
 });

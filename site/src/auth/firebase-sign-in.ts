@@ -6,7 +6,7 @@
  */
 import type { Auth, AuthProvider as FirebaseAuthProvider, User, UserCredential } from 'firebase/auth';
 
-import { NoAccessError, PortalSignInError } from './errors';
+import { firebaseErrorCode, NoAccessError, PortalSignInError } from './errors';
 import { SESSION_PATH } from './session-store';
 
 export const AUTH_CONFIG_PATH = '/api/auth-config';
@@ -26,11 +26,15 @@ interface LoginAuth {
   config: AuthConfig;
   signInWithEmailAndPassword: (auth: Auth, email: string, password: string) => Promise<UserCredential>;
   signInWithPopup: (auth: Auth, provider: FirebaseAuthProvider) => Promise<UserCredential>;
+  signInWithRedirect: (auth: Auth, provider: FirebaseAuthProvider) => Promise<never>;
+  getRedirectResult: (auth: Auth) => Promise<UserCredential | null>;
   sendPasswordResetEmail: (auth: Auth, email: string) => Promise<void>;
   verifyPasswordResetCode: (auth: Auth, code: string) => Promise<string>;
   confirmPasswordReset: (auth: Auth, code: string, password: string) => Promise<void>;
   applyActionCode: (auth: Auth, code: string) => Promise<void>;
   newGitHubProvider: () => FirebaseAuthProvider;
+  /** An organisation's own provider: `oidc.…` through OAuthProvider, `saml.…` through SAMLAuthProvider. */
+  newOrganisationProvider: (providerId: string) => FirebaseAuthProvider;
   signOut: (auth: Auth) => Promise<void>;
 }
 
@@ -78,12 +82,16 @@ async function createLoginAuth(): Promise<LoginAuth> {
         browserPopupRedirectResolver,
         confirmPasswordReset,
         connectAuthEmulator,
+        getRedirectResult,
         GithubAuthProvider,
         initializeAuth,
         inMemoryPersistence,
+        OAuthProvider,
+        SAMLAuthProvider,
         sendPasswordResetEmail,
         signInWithEmailAndPassword,
         signInWithPopup,
+        signInWithRedirect,
         signOut,
         verifyPasswordResetCode,
       }) => ({
@@ -91,12 +99,16 @@ async function createLoginAuth(): Promise<LoginAuth> {
         browserPopupRedirectResolver,
         confirmPasswordReset,
         connectAuthEmulator,
+        getRedirectResult,
         GithubAuthProvider,
         initializeAuth,
         inMemoryPersistence,
+        OAuthProvider,
+        SAMLAuthProvider,
         sendPasswordResetEmail,
         signInWithEmailAndPassword,
         signInWithPopup,
+        signInWithRedirect,
         signOut,
         verifyPasswordResetCode,
       }),
@@ -119,11 +131,15 @@ async function createLoginAuth(): Promise<LoginAuth> {
     config,
     signInWithEmailAndPassword: sdk.signInWithEmailAndPassword,
     signInWithPopup: sdk.signInWithPopup,
+    signInWithRedirect: sdk.signInWithRedirect,
+    getRedirectResult: sdk.getRedirectResult,
     sendPasswordResetEmail: sdk.sendPasswordResetEmail,
     verifyPasswordResetCode: sdk.verifyPasswordResetCode,
     confirmPasswordReset: sdk.confirmPasswordReset,
     applyActionCode: sdk.applyActionCode,
     newGitHubProvider: () => new sdk.GithubAuthProvider(),
+    newOrganisationProvider: (providerId) =>
+      providerId.startsWith('saml.') ? new sdk.SAMLAuthProvider(providerId) : new sdk.OAuthProvider(providerId),
     signOut: sdk.signOut,
   };
 }
@@ -208,6 +224,98 @@ export async function signInWithGitHub(): Promise<string> {
   const login = await loadLoginAuth();
   const { user } = await login.signInWithPopup(login.auth, login.newGitHubProvider());
   return startSession(login, user);
+}
+
+export const SIGN_IN_OPTIONS_PATH = '/api/sign-in-options';
+
+/** How readers at an address sign in (`GET /api/sign-in-options`): their organisation's provider, and whether a password may be used. */
+export interface SignInOptions {
+  provider: { id: string; name: string } | null;
+  password: boolean;
+}
+
+const PROVIDER_ID = /^(oidc|saml)\.[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** The answer of `GET /api/sign-in-options`, or null when it is not the expected shape. */
+export function parseSignInOptions(body: unknown): SignInOptions | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { provider, password } = body as Record<string, unknown>;
+  if (typeof password !== 'boolean') return null;
+  if (provider === null) return { provider: null, password };
+  if (typeof provider !== 'object' || provider === undefined) return null;
+  const { id, name } = provider as Record<string, unknown>;
+  if (typeof id !== 'string' || !PROVIDER_ID.test(id) || !isNonEmptyString(name)) return null;
+  return { provider: { id, name: name.slice(0, 80) }, password };
+}
+
+/** The domain part of an e-mail address, in lower case, or null when the address is not whole yet. */
+export function domainOf(email: string): string | null {
+  const match = /^[^\s@]+@([^\s@]+\.[^\s@]+)$/.exec(email.trim());
+  return match?.[1] ? match[1].toLowerCase() : null;
+}
+
+const optionsByDomain = new Map<string, Promise<SignInOptions>>();
+
+/**
+ * How readers at the address's domain sign in, asked once per domain. It never fails: when
+ * the portal cannot say, the answer is the usual ways (the server still refuses a way the
+ * organisation does not allow).
+ */
+export function signInOptions(email: string): Promise<SignInOptions> {
+  const domain = domainOf(email);
+  const usual: SignInOptions = { provider: null, password: true };
+  if (domain === null) return Promise.resolve(usual);
+  let asked = optionsByDomain.get(domain);
+  if (!asked) {
+    asked = fetch(`${SIGN_IN_OPTIONS_PATH}?email=${encodeURIComponent(`reader@${domain}`)}`, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { Accept: 'application/json' },
+    })
+      .then(async (response) => (response.ok ? parseSignInOptions(await response.json().catch(() => null)) : null))
+      .catch(() => null)
+      .then((options) => {
+        if (options === null) optionsByDomain.delete(domain);
+        return options ?? usual;
+      });
+    optionsByDomain.set(domain, asked);
+  }
+  return asked;
+}
+
+// Set while the browser is away at the organisation's provider (the popup was blocked): the
+// page it comes back to finishes the sign-in. Only this flag is stored, never a token.
+const REDIRECT_FLAG = 'portal-sign-in-redirect';
+
+/**
+ * Signs in through the reader's organisation's own provider in the SDK's popup (500×600);
+ * resolves to the session's e-mail. Where the browser blocks popups, the page goes to the
+ * provider instead and the sign-in finishes when it comes back (`finishRedirectSignIn`); the
+ * promise then never resolves.
+ */
+export async function signInWithOrganisation(providerId: string): Promise<string> {
+  const login = await loadLoginAuth();
+  const provider = login.newOrganisationProvider(providerId);
+  try {
+    const { user } = await login.signInWithPopup(login.auth, provider);
+    return await startSession(login, user);
+  } catch (error) {
+    if (firebaseErrorCode(error) !== 'auth/popup-blocked') throw error;
+    window.sessionStorage.setItem(REDIRECT_FLAG, providerId);
+    return login.signInWithRedirect(login.auth, provider);
+  }
+}
+
+/**
+ * After a redirect to the organisation's provider: the session's e-mail once the gate has
+ * accepted the sign-in, or null when no redirect sign-in was under way.
+ */
+export async function finishRedirectSignIn(): Promise<string | null> {
+  if (typeof window === 'undefined' || window.sessionStorage.getItem(REDIRECT_FLAG) === null) return null;
+  window.sessionStorage.removeItem(REDIRECT_FLAG);
+  const login = await loadLoginAuth();
+  const result = await login.getRedirectResult(login.auth);
+  return result === null ? null : startSession(login, result.user);
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   firebaseErrorCode,
   gitHubErrorMessage,
   NoAccessError,
+  organisationErrorMessage,
+  organisationRequiredMessage,
   PortalSignInError,
   requestAccessHref,
   resetErrorMessage,
@@ -21,7 +23,17 @@ import {
   signInErrorMessage,
   type LoginField,
 } from '@site/src/auth/errors';
-import { prepareSignIn, sendPasswordReset, signInWithEmail, signInWithGitHub } from '@site/src/auth/firebase-sign-in';
+import {
+  domainOf,
+  finishRedirectSignIn,
+  prepareSignIn,
+  sendPasswordReset,
+  signInOptions,
+  signInWithEmail,
+  signInWithGitHub,
+  signInWithOrganisation,
+  type SignInOptions,
+} from '@site/src/auth/firebase-sign-in';
 
 import styles from './login.module.css';
 
@@ -31,11 +43,12 @@ function useNextPath(): string {
   return safeNextPath(new URLSearchParams(search).get(NEXT_PARAM));
 }
 
-type Method = 'email' | 'github';
+type Method = 'email' | 'github' | 'organisation';
 type FieldErrors = Partial<Record<LoginField, string>>;
 
 const ERROR_ID = 'login-error';
 const fieldErrorId = (field: LoginField): string => `login-${field}-error`;
+const ORGANISATION_NOTE_ID = 'login-organisation-note';
 
 function GitHubIcon(): React.JSX.Element {
   return (
@@ -65,6 +78,7 @@ function Field({
   error,
   describedBy,
   inputRef,
+  hidden,
   ...input
 }: {
   id: string;
@@ -74,10 +88,12 @@ function Field({
   /** Another message that is about this field too (the form-wide error). */
   describedBy?: string;
   inputRef: React.Ref<HTMLInputElement>;
-} & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'id'>): React.JSX.Element {
+  /** Left out of the form (not needed for this reader), yet kept so what was typed stays. */
+  hidden?: boolean;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'id' | 'hidden'>): React.JSX.Element {
   const describers = [error ? fieldErrorId(field) : null, describedBy ?? null].filter(Boolean).join(' ');
   return (
-    <div className={styles.field}>
+    <div className={styles.field} hidden={hidden}>
       <label htmlFor={id}>{label}</label>
       <input
         ref={inputRef}
@@ -253,6 +269,13 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
   const [resetChoice, setResetting] = useState<boolean | null>(null);
   const resetting = resetChoice ?? askedReset;
   const [email, setEmail] = useState('');
+  // How readers at the typed address's domain sign in: their organisation's own provider,
+  // and whether a password may be used (asked once the address has a whole domain).
+  const [options, setOptions] = useState<{ domain: string; value: SignInOptions } | null>(null);
+  const domain = domainOf(email);
+  const current = options !== null && options.domain === domain ? options.value : null;
+  const provider = current?.provider ?? null;
+  const passwordAllowed = current?.password ?? true;
   // Until React has hydrated, a click would submit the bare HTML form; the buttons wait.
   const hydrated = useIsBrowser();
   const disabled = !hydrated || working !== null;
@@ -274,6 +297,35 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
     const typed = emailRef.current?.value;
     if (typed) setEmail(typed);
   }, []);
+
+  // Ask how this domain's readers sign in once the reader pauses typing its address.
+  useEffect(() => {
+    if (!hydrated || domain === null) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      void signInOptions(`reader@${domain}`).then((value) => {
+        if (live) setOptions({ domain, value });
+      });
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [domain, hydrated]);
+
+  // Back from the organisation's provider (the popup was blocked, so the page went there):
+  // finish that sign-in.
+  useEffect(() => {
+    if (!prepare) return;
+    finishRedirectSignIn().then(
+      (signedIn) => {
+        if (signedIn !== null) window.location.assign(nextPath);
+      },
+      (caught: unknown) => failed('organisation', caught, 'your organisation’s single sign-on'),
+    );
+    // Once, when the page knows the reader is signed out.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [prepare]);
 
   // The page is for signing in: start in the e-mail field, unless the reader is already
   // somewhere in the form. Tab then goes e-mail → password → Sign in → GitHub.
@@ -315,26 +367,34 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
       // A full load: the server now sends the page the reader asked for with the cookie.
       window.location.assign(nextPath);
     } catch (caught: unknown) {
-      if (caught instanceof NoAccessError) {
-        console.warn(`${method === 'github' ? 'GitHub' : 'E-mail'} sign-in refused: the account has no access.`);
-        setNoAccess({ email: caught.email });
-        setWorking(null);
-        return;
-      }
-      // The code or status, never the error object: Firebase puts the e-mail in its details.
-      const detail =
-        caught instanceof PortalSignInError
-          ? `HTTP ${caught.status ?? 'no answer'}: ${caught.message}`
-          : (firebaseErrorCode(caught) ?? 'unknown error');
-      // Spec §8: a failed popup sign-in is logged as an error, a failed e-mail one as a warning.
-      if (method === 'github') {
-        console.error('GitHub sign-in failed:', detail);
-        const reach = { online: navigator.onLine, helperLoaded: 'gapi' in window };
-        fail(gitHubErrorMessage(caught, reach), null);
-      } else {
-        console.warn('E-mail sign-in failed:', detail);
-        fail(signInErrorMessage(caught), fieldOfError(caught));
-      }
+      failed(method, caught, provider?.name ?? 'your organisation’s single sign-on');
+    }
+  }
+
+  function failed(method: Method, caught: unknown, providerName: string): void {
+    const label = { email: 'E-mail', github: 'GitHub', organisation: providerName }[method];
+    if (caught instanceof NoAccessError) {
+      console.warn(`${label} sign-in refused: the account has no access.`);
+      setNoAccess({ email: caught.email });
+      setWorking(null);
+      return;
+    }
+    // The code or status, never the error object: Firebase puts the e-mail in its details.
+    const detail =
+      caught instanceof PortalSignInError
+        ? `HTTP ${caught.status ?? 'no answer'}: ${caught.message}`
+        : (firebaseErrorCode(caught) ?? 'unknown error');
+    // Spec §8: a failed popup sign-in is logged as an error, a failed e-mail one as a warning.
+    if (method === 'github') {
+      console.error('GitHub sign-in failed:', detail);
+      const reach = { online: navigator.onLine, helperLoaded: 'gapi' in window };
+      fail(gitHubErrorMessage(caught, reach), null);
+    } else if (method === 'organisation') {
+      console.error(`${label} sign-in failed:`, detail);
+      fail(organisationErrorMessage(caught, providerName), null);
+    } else {
+      console.warn('E-mail sign-in failed:', detail);
+      fail(signInErrorMessage(caught), fieldOfError(caught));
     }
   }
 
@@ -345,6 +405,11 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
     const passwordInput = passwordRef.current;
     if (!emailInput || !passwordInput) return;
     const address = emailInput.value.trim();
+    // Readers of an organisation that signs them in itself go there (Enter in the e-mail field).
+    if (provider !== null && !passwordAllowed) {
+      onOrganisation();
+      return;
+    }
     const password = passwordInput.value;
     // The form has noValidate so that these messages, not the browser's bubbles, explain
     // what is missing, each under its field.
@@ -359,7 +424,23 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
       (problems.email ? emailInput : passwordInput).focus();
       return;
     }
-    void run('email', () => signInWithEmail(address, password));
+    void run('email', async () => {
+      // The domain's way of signing in, if the page did not know it yet: a password is not
+      // sent where the organisation does not allow one (the gate would refuse it anyway).
+      const known = await signInOptions(address);
+      const at = domainOf(address);
+      if (known.provider !== null && !known.password && at !== null) {
+        setOptions({ domain: at, value: known });
+        throw new PortalSignInError(organisationRequiredMessage(at, known.provider.name), 403);
+      }
+      return signInWithEmail(address, password);
+    });
+  }
+
+  function onOrganisation(): void {
+    if (working || provider === null) return;
+    const { id } = provider;
+    void run('organisation', () => signInWithOrganisation(id));
   }
 
   function onGitHub(): void {
@@ -414,7 +495,27 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
             getReady();
           }}
         />
+        {provider !== null && (
+          <div className={styles.organisation}>
+            <button
+              type="button"
+              className={clsx('button button--block', passwordAllowed ? 'button--secondary' : 'button--primary')}
+              onClick={onOrganisation}
+              onFocus={getReady}
+              disabled={disabled}
+              aria-describedby={ORGANISATION_NOTE_ID}
+            >
+              {working === 'organisation' ? 'Signing in…' : `Continue with ${provider.name}`}
+            </button>
+            <p id={ORGANISATION_NOTE_ID} className={styles.help}>
+              {passwordAllowed
+                ? `Your organisation signs you in with ${provider.name}; a portal password works too.`
+                : `Readers at ${domain} sign in with ${provider.name}; no portal password is needed.`}
+            </p>
+          </div>
+        )}
         <Field
+          hidden={!passwordAllowed}
           id="login-password"
           field="password"
           label="Password"
@@ -427,10 +528,44 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
           required
           onChange={getReady}
         />
-        <button type="submit" className="button button--primary button--block" disabled={disabled}>
-          {working === 'email' ? 'Signing in…' : 'Sign in'}
-        </button>
+        {passwordAllowed && (
+          <button type="submit" className="button button--primary button--block" disabled={disabled}>
+            {working === 'email' ? 'Signing in…' : 'Sign in'}
+          </button>
+        )}
       </form>
+      {passwordAllowed && (
+        <OtherWays
+          onGitHub={onGitHub}
+          getReady={getReady}
+          disabled={disabled}
+          working={working}
+          hydrated={hydrated}
+          onReset={() => setResetting(true)}
+        />
+      )}
+    </>
+  );
+}
+
+/** GitHub and the password reset: the ways besides the organisation's own, where they may be used. */
+function OtherWays({
+  onGitHub,
+  getReady,
+  disabled,
+  working,
+  hydrated,
+  onReset,
+}: {
+  onGitHub: () => void;
+  getReady: () => void;
+  disabled: boolean;
+  working: Method | null;
+  hydrated: boolean;
+  onReset: () => void;
+}): React.JSX.Element {
+  return (
+    <>
       <p className={styles.divider}>
         <span>or</span>
       </p>
@@ -446,7 +581,7 @@ function LoginForm({ nextPath, prepare }: { nextPath: string; prepare: boolean }
         {working === 'github' ? 'Signing in…' : 'Sign in with GitHub'}
       </button>
       <p className={styles.forgot}>
-        <button type="button" className={styles.textButton} onClick={() => setResetting(true)} disabled={!hydrated}>
+        <button type="button" className={styles.textButton} onClick={onReset} disabled={!hydrated}>
           Forgot your password?
         </button>
       </p>

@@ -74,6 +74,7 @@ function overview(data: AccessData, licences: Licences): AccessOverview {
       name: organisation.name,
       domains: organisation.domains,
       contact: organisation.contact,
+      signIn: organisation.signIn,
       licences: data.licences
         .filter((licence) => licence.organisationId === organisation.id)
         .map((licence) => ({

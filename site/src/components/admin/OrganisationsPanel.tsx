@@ -13,6 +13,8 @@ import {
   type OrganisationInfo,
 } from './access-api';
 import ChangeStatus from './ChangeStatus';
+import ProvisioningSection from './ProvisioningSection';
+import { ssoLabel } from './provisioning-state';
 import UnitPicker from './UnitPicker';
 import { useChange } from './use-change';
 import styles from './admin.module.css';
@@ -178,7 +180,10 @@ function LicenceItem({
   );
 }
 
-/** One organisation, in sections: its details, its licences and a new one, its members, and its removal. */
+/**
+ * One organisation, in sections: its details, its licences and a new one, its members, its own
+ * sign-in and SCIM provisioning, and its removal.
+ */
 function OrganisationEditor({
   organisation,
   overview,
@@ -320,6 +325,8 @@ function OrganisationEditor({
         )}
       </section>
 
+      <ProvisioningSection organisation={organisation} groups={overview.groups} reload={reload} />
+
       <section className={styles.orgSection} aria-labelledby={headings.remove}>
         <h4 id={headings.remove}>Remove the organisation</h4>
         <p className={styles.muted}>Its licences go with it; its readers keep their groups and their own grants.</p>
@@ -376,7 +383,8 @@ function licenceSummary(organisation: OrganisationInfo): string {
 
 /**
  * The partner companies: create one, and for each its name, verified domains, contact,
- * licences (with a unit picker and an optional end) and members.
+ * licences (with a unit picker and an optional end), members, and its own sign-in and SCIM
+ * provisioning (ProvisioningSection).
  */
 export default function OrganisationsPanel({ overview, reload }: AccessPanelProps): React.JSX.Element {
   const change = useChange(reload);
@@ -426,6 +434,9 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
                   >
                     {organisation.name}
                   </button>
+                  {ssoLabel(organisation.signIn) && (
+                    <span className={styles.badge}>{ssoLabel(organisation.signIn)}</span>
+                  )}
                   <div className={styles.muted}>{organisation.domains.join(', ') || 'no domain'}</div>
                 </th>
                 <td>{licenceSummary(organisation)}</td>
@@ -440,7 +451,7 @@ export default function OrganisationsPanel({ overview, reload }: AccessPanelProp
         <OrganisationEditor key={selected.id} organisation={selected} overview={overview} reload={reload} />
       ) : (
         <p className={styles.muted}>
-          Choose an organisation by its name to see its licence and members, or to change them.
+          Choose an organisation by its name to see its licence, members, sign-in and provisioning, or to change them.
         </p>
       )}
 

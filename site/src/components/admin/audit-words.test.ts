@@ -155,3 +155,152 @@ describe('the audit trail in words', () => {
     );
   });
 });
+
+describe('the audit trail of organisations’ own sign-in and SCIM provisioning', () => {
+  const okta = { token: 't1', name: 'Okta' };
+  const sso = { provider: 'oidc.northwind', name: 'Northwind Okta', required: false };
+
+  it('says how an organisation’s single sign-on was set, changed and removed', () => {
+    expect(
+      event('admin.organisation-sign-in', { organisation: 'northwind', action: 'set', before: null, after: sso }, null),
+    ).toBe('Single sign-on for northwind: “Northwind Okta” (oidc.northwind), optional');
+    expect(
+      event('admin.organisation-sign-in', {
+        organisation: 'northwind',
+        action: 'set',
+        before: sso,
+        after: { ...sso, provider: 'saml.northwind', required: true },
+      }),
+    ).toBe('Single sign-on of northwind: provider saml.northwind (was oidc.northwind); now required');
+    expect(
+      event('admin.organisation-sign-in', {
+        organisation: 'northwind',
+        action: 'set',
+        before: { ...sso, required: true },
+        after: { ...sso, name: 'Northwind SSO' },
+      }),
+    ).toBe('Single sign-on of northwind: name “Northwind SSO” (was “Northwind Okta”); no longer required');
+    expect(
+      event('admin.organisation-sign-in', { organisation: 'northwind', action: 'set', before: sso, after: sso }),
+    ).toBe('Single sign-on of northwind: no change');
+    expect(
+      event('admin.organisation-sign-in', { organisation: 'northwind', action: 'removed', before: sso, after: null }),
+    ).toBe('Removed the single sign-on of northwind (“Northwind Okta”, oidc.northwind): back to passwords');
+  });
+
+  it('says which groups an organisation’s SCIM client was offered or no longer is', () => {
+    expect(
+      event('admin.organisation-sign-in', {
+        organisation: 'northwind',
+        action: 'groups',
+        before: { groups: ['player-basic'] },
+        after: { groups: ['player-basic', 'player-pro'] },
+      }),
+    ).toBe('SCIM groups of northwind: added player-pro');
+    expect(
+      event('admin.organisation-sign-in', {
+        organisation: 'northwind',
+        action: 'groups',
+        before: { groups: ['player-basic'] },
+        after: { groups: [] },
+      }),
+    ).toBe('SCIM groups of northwind: removed player-basic');
+    expect(
+      event('admin.organisation-sign-in', {
+        organisation: 'northwind',
+        action: 'groups',
+        before: { groups: [] },
+        after: { groups: [] },
+      }),
+    ).toBe('SCIM groups of northwind: no change');
+  });
+
+  it('names a SCIM token made or revoked by its name and last characters, never more', () => {
+    expect(
+      event('admin.scim-token', {
+        organisation: 'northwind',
+        action: 'minted',
+        token: 't1',
+        name: 'Okta',
+        hint: 'x9Qa',
+      }),
+    ).toBe('Made the SCIM token “Okta” (…x9Qa) for northwind');
+    expect(
+      event('admin.scim-token', {
+        organisation: 'northwind',
+        action: 'revoked',
+        token: 't1',
+        name: 'Okta',
+        hint: 'x9Qa',
+      }),
+    ).toBe('Revoked the SCIM token “Okta” (…x9Qa) of northwind');
+  });
+
+  it('says what a SCIM client did to a reader, and what deactivating or deleting them ended', () => {
+    const user = {
+      userName: 'ann@northwind.example',
+      email: 'ann@northwind.example',
+      externalId: '00u1',
+      active: true,
+    };
+    const scim = (detail: Record<string, unknown>) =>
+      event('scim.user', { organisation: 'northwind', client: okta, ...detail }, 'ann@northwind.example');
+    expect(scim({ action: 'created', after: user })).toBe('Created ann@northwind.example (SCIM client “Okta”)');
+    expect(scim({ action: 'adopted', after: user })).toBe(
+      'Took over the existing account ann@northwind.example (SCIM client “Okta”)',
+    );
+    expect(
+      scim({
+        action: 'changed',
+        before: user,
+        after: { ...user, email: 'ann.lee@northwind.example', externalId: null },
+      }),
+    ).toBe(
+      'Changed ann@northwind.example (SCIM client “Okta”): e-mail ann.lee@northwind.example (was ann@northwind.example); external id none (was 00u1)',
+    );
+    expect(scim({ action: 'changed', before: user, after: user })).toBe(
+      'Changed ann@northwind.example (SCIM client “Okta”)',
+    );
+    expect(
+      scim({
+        action: 'deactivated',
+        before: user,
+        after: { ...user, active: false },
+        ended: { tokens: 2, feedTokens: 0, oauthGrants: 1, readerGrants: 1 },
+      }),
+    ).toBe('Deactivated ann@northwind.example (SCIM client “Okta”): ended 2 tokens, 1 connected app, 1 own grant');
+    expect(
+      scim({
+        action: 'deactivated',
+        before: user,
+        after: { ...user, active: false },
+        ended: { tokens: 0, feedTokens: 0 },
+      }),
+    ).toBe('Deactivated ann@northwind.example (SCIM client “Okta”)');
+    expect(scim({ action: 'reactivated', before: { ...user, active: false }, after: user })).toBe(
+      'Reactivated ann@northwind.example (SCIM client “Okta”)',
+    );
+    expect(scim({ action: 'deleted', before: user, ended: { tokens: 1, feedTokens: 3 } })).toBe(
+      'Deleted ann@northwind.example (SCIM client “Okta”): ended 1 token, 3 feed tokens',
+    );
+    // An event without the client's name (an older row) still says what happened to whom.
+    expect(event('scim.user', { action: 'deleted' }, 'ann@northwind.example')).toBe('Deleted ann@northwind.example');
+  });
+
+  it('says whom a SCIM client put in a group or took out of one', () => {
+    expect(
+      event(
+        'scim.group',
+        { organisation: 'northwind', client: okta, action: 'added', group: 'player-basic' },
+        'ann@northwind.example',
+      ),
+    ).toBe('Put ann@northwind.example in the group player-basic (SCIM client “Okta”)');
+    expect(
+      event(
+        'scim.group',
+        { organisation: 'northwind', client: okta, action: 'removed', group: 'player-basic' },
+        'ann@northwind.example',
+      ),
+    ).toBe('Took ann@northwind.example out of the group player-basic (SCIM client “Okta”)');
+  });
+});

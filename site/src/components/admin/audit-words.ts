@@ -40,6 +40,10 @@ export const KIND_LABELS: Record<string, string> = {
   'whats-new.settings': 'What’s new settings',
   'reading.cleared': 'Reading cleared',
   'digest.unsubscribed': 'Digest stopped',
+  'admin.organisation-sign-in': 'Sign-in or SCIM groups of an organisation',
+  'admin.scim-token': 'SCIM token made or revoked',
+  'scim.user': 'Reader provisioned by SCIM',
+  'scim.group': 'Group membership by SCIM',
 };
 
 type Event = Pick<AuditRow, 'kind' | 'subjectEmail' | 'subjectUid' | 'detail'>;
@@ -128,6 +132,85 @@ function membershipWords(detail: Detail, who: string): string {
   const groups = difference(groupsOf(before), groupsOf(after));
   if (groups) parts.push(`groups ${groups}`);
   return `${who}: ${parts.length > 0 ? parts.join('; ') : 'no change'}`;
+}
+
+/** An organisation's sign-in as an audit event holds it (`OrganisationSignIn`), or null. */
+function signInOf(state: unknown): { provider: string; name: string; required: boolean } | null {
+  if (!isObject(state)) return null;
+  const provider = text(state.provider);
+  if (!provider) return null;
+  return { provider, name: text(state.name) ?? provider, required: state.required === true };
+}
+
+/** An administrator's change of an organisation's own sign-in (set or removed) or of the groups its SCIM client may use. */
+function organisationSignInWords(detail: Detail): string {
+  const organisation = text(detail.organisation) ?? 'an organisation';
+  if (detail.action === 'groups')
+    return `SCIM groups of ${organisation}: ${difference(groupsOf(detail.before), groupsOf(detail.after)) ?? 'no change'}`;
+  const before = signInOf(detail.before);
+  const after = signInOf(detail.after);
+  if (detail.action === 'removed' || !after)
+    return `Removed the single sign-on of ${organisation}${before ? ` (“${before.name}”, ${before.provider})` : ''}: back to passwords`;
+  if (!before)
+    return `Single sign-on for ${organisation}: “${after.name}” (${after.provider}), ${after.required ? 'required' : 'optional'}`;
+  const parts: string[] = [];
+  if (before.provider !== after.provider) parts.push(`provider ${after.provider} (was ${before.provider})`);
+  if (before.name !== after.name) parts.push(`name “${after.name}” (was “${before.name}”)`);
+  if (before.required !== after.required) parts.push(after.required ? 'now required' : 'no longer required');
+  return `Single sign-on of ${organisation}: ${parts.length > 0 ? parts.join('; ') : 'no change'}`;
+}
+
+const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** What deactivating or deleting a reader ended: "2 tokens, 1 connected app", or null when it ended nothing. */
+function endedWords(ended: unknown): string | null {
+  if (!isObject(ended)) return null;
+  const counts: [value: unknown, one: string][] = [
+    [ended.tokens, 'token'],
+    [ended.feedTokens, 'feed token'],
+    [ended.oauthGrants, 'connected app'],
+    [ended.readerGrants, 'own grant'],
+  ];
+  const parts = counts.flatMap(([value, one]) => (typeof value === 'number' && value > 0 ? [counted(value, one)] : []));
+  return parts.length > 0 ? `ended ${list(parts)}` : null;
+}
+
+/** What changed in what SCIM keeps of a reader: their user name, e-mail and external id. */
+function scimUserChanges(before: unknown, after: unknown): string[] {
+  if (!isObject(before) || !isObject(after)) return [];
+  const fields: [key: string, words: string][] = [
+    ['userName', 'user name'],
+    ['email', 'e-mail'],
+    ['externalId', 'external id'],
+  ];
+  return fields
+    .filter(([key]) => text(before[key]) !== text(after[key]))
+    .map(([key, words]) => `${words} ${text(after[key]) ?? 'none'} (was ${text(before[key]) ?? 'none'})`);
+}
+
+/** " (SCIM client “Okta”)": the token an organisation's directory called with, by its name. */
+function scimClient(detail: Detail): string {
+  const client = isObject(detail.client) ? text(detail.client.name) : null;
+  return client ? ` (SCIM client “${client}”)` : '';
+}
+
+const SCIM_USER_VERBS: Record<string, string> = {
+  created: 'Created',
+  adopted: 'Took over the existing account',
+  changed: 'Changed',
+  deactivated: 'Deactivated',
+  reactivated: 'Reactivated',
+  deleted: 'Deleted',
+};
+
+/** A reader made, changed, deactivated or deleted by an organisation's SCIM client (the event's actor is `scim:<organisation>`). */
+function scimUserWords(detail: Detail, who: string): string {
+  const verb = SCIM_USER_VERBS[text(detail.action) ?? ''] ?? 'Provisioned';
+  const parts = [...scimUserChanges(detail.before, detail.after), endedWords(detail.ended)].filter(
+    (part): part is string => part !== null,
+  );
+  // A change of a name only (given, family or display name) lists nothing: the event keeps none of them.
+  return `${verb} ${who}${scimClient(detail)}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`;
 }
 
 /** What an event did, in one sentence (or a few words for the frequent ones). */
@@ -231,6 +314,22 @@ export function describeEvent(event: Event): string {
       return `Cleared what the portal kept of their reading (${Number(detail.rows ?? 0)} rows)`;
     case 'digest.unsubscribed':
       return 'Stopped the “What’s new” digest from its mail';
+    case 'admin.organisation-sign-in':
+      return organisationSignInWords(detail);
+    case 'admin.scim-token': {
+      const organisation = text(detail.organisation) ?? 'an organisation';
+      const hint = text(detail.hint);
+      const token = `the SCIM token ${quoted(detail.name)}${hint ? ` (…${hint})` : ''}`;
+      return detail.action === 'revoked' ? `Revoked ${token} of ${organisation}` : `Made ${token} for ${organisation}`;
+    }
+    case 'scim.user':
+      return scimUserWords(detail, who);
+    case 'scim.group': {
+      const group = text(detail.group) ?? 'a group';
+      return detail.action === 'removed'
+        ? `Took ${who} out of the group ${group}${scimClient(detail)}`
+        : `Put ${who} in the group ${group}${scimClient(detail)}`;
+    }
     default:
       return KIND_LABELS[kind] ?? kind;
   }
