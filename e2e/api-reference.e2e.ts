@@ -24,6 +24,23 @@ test.describe('the API reference of a synced package', () => {
     const main = page.getByRole('main');
     await expect(main).toContainText('useFocusable is a hook of @noriginmedia/norigin-spatial-navigation 2.3.0');
     await expect(main.getByRole('heading', { name: /^Parameters/ })).toBeVisible();
+    // The sidebar does not list symbol pages; the trail still leads back through the reference.
+    const trail = page.getByRole('navigation', { name: 'Breadcrumbs' });
+    await expect(trail.getByRole('link', { name: 'API reference' })).toHaveAttribute(
+      'href',
+      new RegExp(`${section}2\\.3\\.0/api/?$`),
+    );
+    await expect(trail.getByRole('listitem').last()).toHaveText('useFocusable');
+    // In the newest release, the whole way from the section.
+    await page.goto(`${section}api/useFocusable/`);
+    await expect(trail.getByRole('listitem')).toHaveText([
+      '',
+      'Navigation and Layout',
+      'Norigin Spatial Navigation',
+      'API reference',
+      'useFocusable',
+    ]);
+    await page.goBack();
     // An older release's page says which release is the newest, like its other pages.
     await expect(main.getByRole('note').filter({ hasText: 'Norigin Spatial Navigation 2.3.0' })).toBeVisible();
   });
