@@ -5,7 +5,14 @@ import type { Page } from '@playwright/test';
 
 import { expect, hydrated, signInWithEmail, test } from './fixtures';
 import { serveOfflineStandIns } from './offline';
-import { demoReader, emulatorReaders, noAccessReader, partnerReader, signedInContext as signedInPage } from './readers';
+import {
+  adminReader,
+  demoReader,
+  emulatorReaders,
+  noAccessReader,
+  partnerReader,
+  signedInContext as signedInPage,
+} from './readers';
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Docs sidebar' });
 
@@ -232,5 +239,41 @@ test.describe('changing groups', () => {
     // The partner pages stay open.
     expect((await page.goto('/docs/whitelabel/'))?.status()).toBe(200);
     await context.close();
+  });
+});
+
+test.describe('a licensed partner', () => {
+  test('is told on the home page how many of a family’s packages their licence reads; staff see the count', async ({
+    browser,
+    baseURL,
+  }) => {
+    const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const id = `home-${suffix}`;
+    const admin = await signedInPage(browser, String(baseURL), adminReader);
+    const headers = { origin: String(baseURL) };
+    const made = await admin.page.request.post('/api/admin/organisations', {
+      data: { id, name: `Home Count ${suffix}`, domains: [`${id}.example`] },
+      headers,
+    });
+    expect(made.status()).toBe(201);
+    const licensed = await admin.page.request.post(`/api/admin/organisations/${id}/licences`, {
+      data: { units: ['player', 'player-core', 'player-adapter-shaka'] },
+      headers,
+    });
+    expect(licensed.status()).toBe(201);
+    await admin.context.close();
+    const reader = await emulatorReaders.create({ groups: [], email: `dev@${id}.example` });
+    const { context, page } = await signedInPage(browser, String(baseURL), reader);
+    await page.goto('/');
+    await hydrated(page);
+    const card = (name: string) => page.getByRole('link', { name: new RegExp(`^${name}`) });
+    await expect(card('Player Framework')).toContainText('You read 2 of 23 packages');
+    await context.close();
+    const staff = await signedInPage(browser, String(baseURL), demoReader);
+    await staff.page.goto('/');
+    await hydrated(staff.page);
+    await expect(staff.page.getByRole('link', { name: /^Player Framework/ })).toContainText('23 packages');
+    await expect(staff.page.getByRole('link', { name: /^Player Framework/ })).not.toContainText('You read');
+    await staff.context.close();
   });
 });

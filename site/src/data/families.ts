@@ -1,11 +1,15 @@
 import type { ComponentType, SVGProps } from 'react';
 
+import { canRead } from '@portal/access';
+
 import AppsIcon from '@site/src/icons/apps.svg';
 import GuidelinesIcon from '@site/src/icons/guidelines.svg';
 import LayoutIcon from '@site/src/icons/layout.svg';
 import NavigationIcon from '@site/src/icons/navigation.svg';
 import PlayerIcon from '@site/src/icons/player.svg';
 import UiToolkitIcon from '@site/src/icons/ui-toolkit.svg';
+
+import { packageNames } from './packages';
 
 /** A package family: a card on the home page and a way on from the not-found page. */
 export interface Family {
@@ -20,6 +24,8 @@ export interface Family {
   project?: string;
   /** A short fact shown beside (or instead of) the version. */
   note?: string;
+  /** The monorepo under docs/ whose packages the family is: the card counts them (`familyNote`). */
+  monorepo?: string;
 }
 
 export const families: readonly Family[] = [
@@ -30,7 +36,7 @@ export const families: readonly Family[] = [
     summary: 'One player API on every TV: the player manager, ten player adapters, analytics and ad tracking.',
     Icon: PlayerIcon,
     project: 'player-manager-mono',
-    note: '23 packages',
+    monorepo: 'player-manager-mono',
   },
   {
     id: 'ui-toolkit',
@@ -39,7 +45,7 @@ export const families: readonly Family[] = [
     summary: 'Themeable, focus-aware components and reference screens for React and React Native.',
     Icon: UiToolkitIcon,
     project: 'ui-toolkit-mono',
-    note: '7 packages',
+    monorepo: 'ui-toolkit-mono',
   },
   {
     id: 'navigation',
@@ -75,3 +81,25 @@ export const families: readonly Family[] = [
     note: 'Internal',
   },
 ];
+
+/** The pages of a monorepo's packages (`/docs/<monorepo>/packages/<folder>/`), from the names table. */
+export function familyPackagePaths(monorepo: string): string[] {
+  return [...packageNames.keys()]
+    .filter((dir) => dir.startsWith(`${monorepo}/packages/`))
+    .map((dir) => `/docs/${dir}/`);
+}
+
+/**
+ * The fact on a family's card: its own note, or for a monorepo how many packages it has, and
+ * for a signed-in reader who reads only some of them (a licence) how many they read.
+ *
+ * @param units the reader's units, or null signed out (and before the session is known)
+ */
+export function familyNote(family: Family, units: readonly string[] | null): string | undefined {
+  if (family.monorepo === undefined) return family.note;
+  const paths = familyPackagePaths(family.monorepo);
+  const all = `${paths.length} packages`;
+  if (units === null) return all;
+  const read = paths.filter((path) => canRead(units, path)).length;
+  return read === 0 || read === paths.length ? all : `You read ${read} of ${paths.length} packages`;
+}

@@ -9,7 +9,8 @@ import { linkMark } from '@site/src/access/item-marks';
 import AccessLock from '@site/src/components/AccessLock';
 import { WHATS_NEW_PATH } from '@site/src/components/NavbarAuthItem/AccountMenu';
 import { useNewsSummary } from '@site/src/components/whats-new/summary';
-import { families } from '@site/src/data/families';
+import { useAuth } from '@site/src/auth/AuthProvider';
+import { familyNote, families } from '@site/src/data/families';
 import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '@site/src/data/platforms';
 import { formatReleaseDate, useReleases, type ProjectRelease } from '@site/src/data/releases';
 import BrowserIcon from '@site/src/icons/browser.svg';
@@ -112,6 +113,8 @@ function Hero(): React.JSX.Element {
 }
 
 function Families({ versions }: { versions: ReadonlyMap<string, string> }): React.JSX.Element {
+  const { state } = useAuth();
+  const units = state.status === 'signedIn' ? state.units : null;
   return (
     <section className={styles.section} aria-labelledby="packages">
       <div className="container">
@@ -120,8 +123,10 @@ function Families({ versions }: { versions: ReadonlyMap<string, string> }): Reac
         </Heading>
         <p className={styles.sectionLead}>Every package is versioned, tested on real TVs, and used in our own apps.</p>
         <ul className={styles.families}>
-          {families.map(({ id, title, to, summary, Icon, project, note }) => {
+          {families.map((family) => {
+            const { id, title, to, summary, Icon, project } = family;
             const version = project === undefined ? undefined : versions.get(project);
+            const note = familyNote(family, units);
             // Marked with who may open it: other readers do not see it (src/plugins/access-marks.ts).
             return (
               <li key={id} className={linkMark(to) ?? undefined}>
