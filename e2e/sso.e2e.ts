@@ -192,6 +192,13 @@ test.describe('signing in through the organisation’s own provider', () => {
       (violation) => violation.impact === 'serious' || violation.impact === 'critical',
     );
     expect(onPhone, JSON.stringify(onPhone, null, 2)).toEqual([]);
+
+    // The audit trail names the directory as the actor of what it did.
+    await page.goto('/admin/audit');
+    await hydrated(page);
+    await page.getByLabel('Reader (e-mail or id)').fill(`ada@${organisation.domain}`);
+    const made = page.getByRole('row').filter({ hasText: 'Reader provisioned by SCIM' });
+    await expect(made).toContainText(`SCIM client of ${organisation.id}`);
     await context.close();
   });
 });

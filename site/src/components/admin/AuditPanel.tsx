@@ -6,7 +6,7 @@ import { createLatest } from '@site/src/api/latest';
 import { ColumnHeads } from '@site/src/components/DataTable';
 
 import { adminApi, type AuditEvent } from './api';
-import { describeEvent, KIND_LABELS } from './audit-words';
+import { actorOf, describeEvent, KIND_LABELS } from './audit-words';
 import { formatTime } from './format';
 import styles from './admin.module.css';
 
@@ -166,7 +166,7 @@ export default function AuditPanel({
                     {event.demo && <span className={styles.badge}>demo</span>}
                   </td>
                   <td data-label="Who" className={styles.email}>
-                    {event.actorEmail ?? event.actorUid ?? '–'}
+                    {actorOf(event)}
                   </td>
                   <td data-label="On whom or what" className={styles.email}>
                     {event.path ?? event.subjectEmail ?? event.subjectUid ?? ''}

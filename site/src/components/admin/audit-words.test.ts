@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { AUDIT_KINDS } from '../../../../server/src/db/audit';
-import { describeEvent, KIND_LABELS } from './audit-words';
+import { actorOf, describeEvent, KIND_LABELS } from './audit-words';
 
 const event = (kind: string, detail: Record<string, unknown>, subjectEmail: string | null = 'dev@partner.example') =>
   describeEvent({ kind: kind as never, subjectEmail, subjectUid: 'u1', detail });
@@ -302,5 +302,14 @@ describe('the audit trail of organisations’ own sign-in and SCIM provisioning'
         'ann@northwind.example',
       ),
     ).toBe('Took ann@northwind.example out of the group player-basic (SCIM client “Okta”)');
+  });
+});
+
+describe('actorOf', () => {
+  it('names an organisation’s SCIM client for what it is, and anyone else by e-mail or uid', () => {
+    expect(actorOf({ actorEmail: 'scim:northwind', actorUid: null })).toBe('SCIM client of northwind');
+    expect(actorOf({ actorEmail: 'admin@norigin.example', actorUid: 'u1' })).toBe('admin@norigin.example');
+    expect(actorOf({ actorEmail: null, actorUid: 'u1' })).toBe('u1');
+    expect(actorOf({ actorEmail: null, actorUid: null })).toBe('–');
   });
 });

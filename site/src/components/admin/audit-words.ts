@@ -214,6 +214,16 @@ function scimUserWords(detail: Detail, who: string): string {
 }
 
 /** What an event did, in one sentence (or a few words for the frequent ones). */
+/**
+ * Who did it, as the trail's "Who" column says it: the actor's e-mail, or for a change an
+ * organisation's SCIM client made (`scim:<organisation>`), the client named for what it is.
+ */
+export function actorOf(event: { actorEmail: string | null; actorUid: string | null }): string {
+  const scim = /^scim:(.+)$/.exec(event.actorEmail ?? '');
+  if (scim) return `SCIM client of ${scim[1]}`;
+  return event.actorEmail ?? event.actorUid ?? '–';
+}
+
 export function describeEvent(event: Event): string {
   const { kind } = event;
   const detail: Detail = isObject(event.detail) ? event.detail : {};
