@@ -3,7 +3,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { bearerToken } from '../auth/reader.js';
 import type { Organisation } from '../db/licences.js';
 import { recordScimCall, scimTokenBySecret, type ScimToken } from '../db/scim.js';
-import { errorBody, SCHEMAS, SCIM_MEDIA_TYPE, ScimError } from '../scim/protocol.js';
+import { errorBody, listResponse, SCHEMAS, SCIM_MEDIA_TYPE, ScimError } from '../scim/protocol.js';
 import { ScimService, type ScimCaller } from '../scim/service.js';
 
 interface Provisioning {
@@ -249,13 +249,7 @@ const scim: FastifyPluginAsync = async (app) => {
   );
   app.get('/ResourceTypes', async (request, reply) => {
     const types = resourceTypes(app.originOf(request));
-    return json(reply, 200, {
-      schemas: [SCHEMAS.list],
-      totalResults: types.length,
-      startIndex: 1,
-      itemsPerPage: types.length,
-      Resources: types,
-    });
+    return json(reply, 200, listResponse(types, types.length, 1));
   });
   app.get<{ Params: Id }>('/ResourceTypes/:id', async (request, reply) => {
     const type = resourceTypes(app.originOf(request)).find((candidate) => candidate.id === request.params.id);
@@ -264,13 +258,7 @@ const scim: FastifyPluginAsync = async (app) => {
   });
   app.get('/Schemas', async (request, reply) => {
     const all = schemas(app.originOf(request));
-    return json(reply, 200, {
-      schemas: [SCHEMAS.list],
-      totalResults: all.length,
-      startIndex: 1,
-      itemsPerPage: all.length,
-      Resources: all,
-    });
+    return json(reply, 200, listResponse(all, all.length, 1));
   });
   app.get<{ Params: Id }>('/Schemas/:id', async (request, reply) => {
     const schema = schemas(app.originOf(request)).find((candidate) => candidate.id === request.params.id);
