@@ -91,6 +91,25 @@ test.describe('signing in through the organisation’s own provider', () => {
     ).toBeVisible();
   });
 
+  test('where the browser blocks the popup, the page goes to the provider and finishes the sign-in when it comes back', async ({
+    page,
+    context,
+  }) => {
+    await serveOfflineStandIns(context);
+    // A browser that blocks pop-ups: window.open gives nothing back.
+    await context.addInitScript(() => {
+      window.open = () => null;
+    });
+    await page.goto(`/login?next=${encodeURIComponent(PRIVATE_PAGE)}`);
+    await hydrated(page);
+    await page.getByLabel('E-mail').fill(reader.email);
+    await page.getByRole('button', { name: `Continue with ${provider.name}` }).click();
+    await expect(page).toHaveURL(/\/emulator\/auth\/handler\?/);
+    await page.getByText(reader.email).click();
+    await expect(page).toHaveURL(new RegExp(`${PRIVATE_PAGE}$`), { timeout: 20_000 });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Layout Engine');
+  });
+
   test('the same reader’s password is refused with a message saying how to sign in', async ({ page, baseURL }) => {
     // The form sent before the page learnt the domain's way (a password manager's quick fill):
     // the page asks first and sends no password.
